@@ -1,0 +1,29 @@
+// Runs every *.test.ts under src/ and test/ with Node's built-in test runner (tsx for TypeScript).
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function collect(dir, out) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) collect(path, out);
+    else if (name.endsWith('.test.ts')) out.push(path);
+  }
+  return out;
+}
+
+const filter = process.argv[2];
+const files = ['src', 'test']
+  .flatMap((dir) => collect(dir, []))
+  .filter((file) => !filter || file.includes(filter))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', ...files],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);

@@ -1,0 +1,146 @@
+/**
+ * The in-memory latest state per game: per item × market the ask and bid sides, recent sales
+ * and held listings. Reads cost O(markets for the item). Ingest applies batches; listeners
+ * hear one change event per applied batch.
+ */
+import type { Game } from '../domain/games.ts';
+import type { MarketId } from '../domain/markets.ts';
+import type { IngestBatch, ListingRecord, SaleRecord, SideSnapshot } from '../domain/quote.ts';
+
+export interface MarketSides {
+  market: MarketId;
+  ask: SideSnapshot | null;
+  bid: SideSnapshot | null;
+}
+
+export interface BookChange {
+  game: Game;
+  itemIds: ReadonlySet<string>;
+  markets: ReadonlySet<MarketId>;
+  version: number;
+}
+
+type Listener = (change: BookChange) => void;
+
+class GameBook {
+  readonly quotes = new Map<string, Map<MarketId, MarketSides>>();
+  readonly sales = new Map<string, SaleRecord[]>();
+  readonly listings = new Map<string, Map<string, ListingRecord>>();
+  readonly lastFetchByMarket = new Map<MarketId, number>();
+  version = 0;
+}
+
+export class Book {
+  private readonly games: Record<Game, GameBook> = { cs2: new GameBook(), rust: new GameBook() };
+  private readonly listeners = new Set<Listener>();
+
+  /** Keeps sales younger than this (relative to the newest sale seen) in memory. */
+  constructor(private readonly salesRetentionMs = 90 * 24 * 3600 * 1000) {}
+
+  apply(batch: IngestBatch): void {
+    const touched = new Map<Game, { items: Set<string>; markets: Set<MarketId> }>();
+    const touch = (game: Game, itemId: string, market: MarketId) => {
+      let entry = touched.get(game);
+      if (!entry) touched.set(game, (entry = { items: new Set(), markets: new Set() }));
+      entry.items.add(itemId);
+      entry.markets.add(market);
+    };
+    for (const side of batch.sides) {
+      this.putSide(side);
+      touch(side.game, side.itemId, side.market);
+    }
+    for (const sale of batch.sales) {
+      this.putSale(sale);
+      touch(sale.game, sale.itemId, sale.market);
+    }
+    for (const listing of batch.listings) {
+      this.putListing(listing);
+      touch(listing.game, listing.itemId, listing.market);
+    }
+    for (const [game, entry] of touched) {
+      const book = this.games[game];
+      book.version += 1;
+      const change = { game, itemIds: entry.items, markets: entry.markets, version: book.version };
+      for (const listener of this.listeners) listener(change);
+    }
+  }
+
+  /** Per-market sides of one item (markets with neither side are absent). */
+  sides(game: Game, itemId: string): MarketSides[] {
+    const perMarket = this.games[game].quotes.get(itemId);
+    return perMarket ? [...perMarket.values()] : [];
+  }
+
+  sales(game: Game, itemId: string): readonly SaleRecord[] {
+    return this.games[game].sales.get(itemId) ?? [];
+  }
+
+  listings(game: Game, itemId: string): ListingRecord[] {
+    const held = this.games[game].listings.get(itemId);
+    return held ? [...held.values()] : [];
+  }
+
+  /** Removes listings of one market for one item that were not seen at or after `sinceMs`. */
+  dropListingsBefore(game: Game, itemId: string, market: MarketId, sinceMs: number): void {
+    const held = this.games[game].listings.get(itemId);
+    if (!held) return;
+    for (const [id, listing] of held) {
+      if (listing.market === market && listing.fetchedAt < sinceMs) held.delete(id);
+    }
+  }
+
+  /** Item ids that have at least one quote. */
+  quotedItemIds(game: Game): IterableIterator<string> {
+    return this.games[game].quotes.keys();
+  }
+
+  /** Latest fetchedAt seen per market (any item, any side). */
+  lastFetchByMarket(game: Game): ReadonlyMap<MarketId, number> {
+    return this.games[game].lastFetchByMarket;
+  }
+
+  version(game: Game): number {
+    return this.games[game].version;
+  }
+
+  onChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private putSide(side: SideSnapshot): void {
+    const book = this.games[side.game];
+    let perMarket = book.quotes.get(side.itemId);
+    if (!perMarket) book.quotes.set(side.itemId, (perMarket = new Map()));
+    let entry = perMarket.get(side.market);
+    if (!entry) perMarket.set(side.market, (entry = { market: side.market, ask: null, bid: null }));
+    const current = entry[side.side];
+    if (current && current.fetchedAt > side.fetchedAt) return;
+    entry[side.side] = side;
+    const last = book.lastFetchByMarket.get(side.market) ?? 0;
+    if (side.fetchedAt > last) book.lastFetchByMarket.set(side.market, side.fetchedAt);
+  }
+
+  private putSale(sale: SaleRecord): void {
+    const book = this.games[sale.game];
+    let list = book.sales.get(sale.itemId);
+    if (!list) book.sales.set(sale.itemId, (list = []));
+    let index = list.length;
+    while (index > 0 && list[index - 1]!.soldAt > sale.soldAt) index -= 1;
+    list.splice(index, 0, sale);
+    const horizon = list[list.length - 1]!.soldAt - this.salesRetentionMs;
+    let drop = 0;
+    while (drop < list.length && list[drop]!.soldAt < horizon) drop += 1;
+    if (drop > 0) list.splice(0, drop);
+  }
+
+  private putListing(listing: ListingRecord): void {
+    const book = this.games[listing.game];
+    let held = book.listings.get(listing.itemId);
+    if (!held) book.listings.set(listing.itemId, (held = new Map()));
+    const key = `${listing.market}:${listing.listingId}`;
+    const current = held.get(key);
+    if (current && current.fetchedAt > listing.fetchedAt) return;
+    held.set(key, listing);
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The PriceStore port: durable latest state, sales, listings and fetch measurements.
+ * Implementations: sqlite/ (embedded default) and postgres/ (scaled). Every implementation
+ * passes the shared contract suite in contract.ts. Dialect specifics stay behind this port.
+ */
+import type { Game } from '../domain/games.ts';
+import type { MarketId } from '../domain/markets.ts';
+import type {
+  FetchRecord,
+  IngestBatch,
+  ListingRecord,
+  SaleRecord,
+  SideSnapshot,
+} from '../domain/quote.ts';
+
+export interface PriceStore {
+  /** Runs pending migrations. Idempotent. */
+  init(): Promise<void>;
+  /** Commits the whole batch in one transaction, or nothing. Sides upsert by (game,item,market,side). */
+  writeBatch(batch: IngestBatch): Promise<void>;
+  /** Every latest side snapshot, to rebuild the in-memory book at boot. */
+  loadSides(game: Game): Promise<SideSnapshot[]>;
+  /** Sales with soldAt >= sinceMs, oldest first. */
+  loadSales(game: Game, sinceMs: number): Promise<SaleRecord[]>;
+  /** Listings currently held (the latest per listing id). */
+  loadListings(game: Game): Promise<ListingRecord[]>;
+  /** Drops listings of (game, market) whose fetchedAt is older than `beforeMs`. */
+  pruneListings(game: Game, market: MarketId, beforeMs: number): Promise<number>;
+  recordFetches(rows: FetchRecord[]): Promise<void>;
+  /** Fetch records with startedAt >= sinceMs, oldest first. */
+  loadFetches(sinceMs: number): Promise<FetchRecord[]>;
+  /** Deletes fetch records and sales older than the given horizons (retention). */
+  prune(options: { fetchesBeforeMs: number; salesBeforeMs: number }): Promise<void>;
+  /** True when no side, sale or listing has ever been written (drives the simulator backfill). */
+  isEmpty(): Promise<boolean>;
+  close(): Promise<void>;
+}
