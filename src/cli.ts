@@ -1,0 +1,53 @@
+/** The `pricing` command: serve, accounts, keys, import. Exit code 2 on usage errors, 1 on failures. */
+import { UsageError } from './cli/args.ts';
+
+const USAGE = `usage: pricing <command> [options]
+
+commands:
+  serve [--port 8080] [--host 127.0.0.1] [--data ./data] [--source sim|none] [--seed N]
+        [--backfill-days 7] [--backfill-items 300] [--sim-items N] [--fx FILE] [--fees FILE]
+  accounts create NAME --plan developer|pro|enterprise [--per-minute N] [--monthly N] [--data DIR]
+  accounts set NAME [--plan P] [--status active|inactive|expired] [--per-minute N|none]
+                    [--monthly N|none] [--data DIR]
+  accounts list [--json] [--data DIR]
+  keys create --account NAME [--trial] [--expires-at ISO] [--allow-ip CIDR,...] [--data DIR]
+  keys revoke KEY_ID [--data DIR]
+  keys list [--json] [--data DIR]
+  import FILE.ndjson [--data DIR]
+`;
+
+type Handler = (argv: string[]) => Promise<number | void>;
+
+const COMMANDS: Record<string, () => Promise<Handler>> = {
+  serve: async () => (await import('./cli/serve.ts')).serveCommand,
+  accounts: async () => (await import('./cli/accounts.ts')).accountsCommand,
+  keys: async () => (await import('./cli/keys.ts')).keysCommand,
+  import: async () => (await import('./cli/import.ts')).importCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  const load = COMMANDS[command];
+  if (!load) {
+    process.stderr.write(`pricing: unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const handler = await load();
+    return (await handler(rest)) ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`pricing ${command}: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`pricing ${command}: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;

@@ -1,0 +1,80 @@
+/**
+ * buildApp(deps): the Fastify application without a listener. Pipeline per request, in order:
+ * request id → (405 check for known paths) → route gate (key: auth → plan → quota → game;
+ * health: per-IP limit → game) → body parsing → parameter validation → handler. Every error
+ * leaves through one envelope; every response carries X-Request-ID.
+ */
+import Fastify from 'fastify';
+import type { FastifyError, FastifyHttpOptions, FastifyReply, FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { App } from './app-type.ts';
+import { BookViews } from './book-views.ts';
+import type { AppDeps } from './deps.ts';
+import { handleError, sendError } from './errors.ts';
+import { ApiError } from '../domain/errors.ts';
+import { registerDocs } from './plugins/docs.ts';
+import { methodNotAllowed, RouteTable } from './plugins/method-guard.ts';
+import { requestIdFor } from './plugins/request-id.ts';
+import { healthRoutes } from './routes/health.ts';
+import { itemsAllRoutes } from './routes/items-all.ts';
+import { itemsRoutes } from './routes/items.ts';
+import { pricingRoutes } from './routes/pricing.ts';
+import { statusRoutes } from './routes/status.ts';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('X-Request-ID', request.id);
+  return handleError(error, request, reply);
+}
+
+function fastifyOptions(deps: AppDeps): FastifyHttpOptions<Server> {
+  return {
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    genReqId: requestIdFor,
+    trustProxy: deps.trustProxy ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: false,
+    routerOptions: {
+      maxParamLength: 1024,
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+    },
+    ajv: {
+      customOptions: {
+        coerceTypes: true,
+        removeAdditional: false,
+        allErrors: true,
+        useDefaults: true,
+      },
+    },
+    frameworkErrors: frameworkError,
+  };
+}
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify(fastifyOptions(deps)).withTypeProvider<TypeBoxTypeProvider>();
+  const routes = new RouteTable();
+  app.decorateRequest('auth', null);
+  app.decorateRequest('game', 'cs2');
+  app.addHook('onRoute', (route) => routes.add(route));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-ID', request.id);
+  });
+  app.addHook('onRequest', methodNotAllowed(routes));
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?', 1)[0] ?? '/';
+    return sendError(reply, new ApiError(404, 'NOT_FOUND', `Cannot ${request.method} ${path}`));
+  });
+
+  if (deps.docs !== false) await registerDocs(app);
+  const views = new BookViews(deps.book, deps.catalogs);
+  pricingRoutes(app, deps);
+  itemsRoutes(app, deps, views);
+  itemsAllRoutes(app, deps);
+  statusRoutes(app, deps);
+  healthRoutes(app, deps, views);
+  return app;
+}

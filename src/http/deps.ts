@@ -1,0 +1,97 @@
+/**
+ * Everything the HTTP layer needs, as one typed object passed to `buildApp(deps)`. The
+ * interfaces here are deliberately narrow: the real access service, fetch log and market
+ * registry satisfy them directly or through a one-line adapter in the composition root.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { RateLimiter, QuotaLimits } from '../access/rate-limiter.ts';
+import type { Book } from '../book/book.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { ErrorCode } from '../domain/errors.ts';
+import type { Game } from '../domain/games.ts';
+import type { MarketId } from '../domain/markets.ts';
+import type { Feature, Plan } from '../domain/plans.ts';
+import type { FetchRecord } from '../domain/quote.ts';
+
+export interface AuthSuccess {
+  ok: true;
+  account: { id: string };
+  /** Effective plan (a trial key is 'developer'). */
+  plan: Plan;
+  limits: QuotaLimits;
+}
+
+export interface AuthFailure {
+  ok: false;
+  status: 401 | 403;
+  code: ErrorCode;
+  message: string;
+}
+
+export type AuthResult = AuthSuccess | AuthFailure;
+
+/** Satisfied by `AccessService` from src/access. */
+export interface Authenticator {
+  authenticate(header: string | undefined, clientIp: string, now: number): Promise<AuthResult>;
+}
+
+export interface PlanRefusal {
+  status: 401 | 403;
+  code: ErrorCode;
+  message: string;
+}
+
+/** null when the plan includes the feature (src/access `checkPlan` fits). */
+export type PlanGate = (plan: Plan, feature: Feature) => PlanRefusal | null;
+
+/** Satisfied by `FetchLog` from src/ingest. */
+export interface FetchHistory {
+  /** Records of every game with startedAt >= sinceMs. */
+  records(sinceMs: number): readonly FetchRecord[];
+  /** Latest successful fetch, also when it is older than the record window. */
+  lastSuccess?(market: MarketId, game: Game): FetchRecord | null;
+}
+
+/** Expected refresh cadence of a market, ms (health is judged against it). */
+export type MarketCadence = (market: MarketId) => number;
+
+/** The whole-catalog payload, serialized and compressed once per build. */
+export interface PreparedPayload {
+  /** Quoted strong ETag, e.g. `"3q2-…"`. */
+  etag: string;
+  json: Buffer;
+  gzip: Buffer;
+  rowCount: number;
+  builtAt: number;
+}
+
+export interface ItemsAllProvider {
+  /** null until the first build finished. */
+  current(): PreparedPayload | null;
+}
+
+export interface AppDeps {
+  clock: Clock;
+  catalogs: Readonly<Record<Game, Catalog>>;
+  book: Book;
+  authenticator: Authenticator;
+  planGate: PlanGate;
+  /** Per-account quota windows (minute + month). */
+  limiter: RateLimiter;
+  /** Per-IP limiter for keyless health (keyed `ip:<address>`). */
+  healthLimiter: RateLimiter;
+  fetchHistory: FetchHistory;
+  marketCadence: MarketCadence;
+  itemsAll: ItemsAllProvider;
+  /** Markets polled for a game; defaults to MARKETS_BY_GAME. */
+  marketsForGame?: (game: Game) => readonly MarketId[];
+  /** Health requests per IP per minute (default 60). */
+  healthPerMinute?: number;
+  /** Pino-compatible logger; silent when absent. */
+  logger?: FastifyBaseLogger;
+  /** Trust X-Forwarded-For for the client IP (default false). */
+  trustProxy?: boolean | string | string[];
+  /** Serve /openapi.json and /docs (default true). */
+  docs?: boolean;
+}

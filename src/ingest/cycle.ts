@@ -1,0 +1,138 @@
+/**
+ * One ingest cycle for one (market, game): fetch → parse → normalise → store commit → book.
+ * The book is updated only after the store transaction commits, so nothing is served that is
+ * not durable. Every attempt yields a FetchRecord; failures are classified retryable/permanent.
+ */
+import type { Book } from '../book/book.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { Game } from '../domain/games.ts';
+import type { Observation } from '../domain/observation.ts';
+import type { FetchRecord, IngestBatch } from '../domain/quote.ts';
+import { AdapterError, type MarketAdapter, type ParseResult } from '../markets/market-adapter.ts';
+import type { PriceStore } from '../store/price-store.ts';
+import type { FxTable } from './fx.ts';
+import { normalise } from './normalise.ts';
+import type { RejectionEvent } from './rejections.ts';
+
+export interface CycleDeps {
+  catalogs: Partial<Record<Game, Catalog>>;
+  fx: FxTable;
+  book: Pick<Book, 'apply'>;
+  store: Pick<PriceStore, 'writeBatch'>;
+  clock: Clock;
+  /** A listener error after a committed write: logged, never fails the cycle. */
+  onBookError(error: unknown): void;
+}
+
+export type ErrorKind = 'retryable' | 'permanent';
+
+export interface CycleOutcome {
+  record: FetchRecord;
+  /** The committed batch (null when the cycle failed). */
+  batch: IngestBatch | null;
+  rejections: RejectionEvent[];
+  error: { kind: ErrorKind; message: string } | null;
+}
+
+type Stage = 'fetch' | 'parse' | 'store';
+
+export async function runCycle(
+  adapter: MarketAdapter,
+  game: Game,
+  deps: CycleDeps,
+): Promise<CycleOutcome> {
+  const market = adapter.info.id;
+  const startedAt = deps.clock.now();
+  const record: FetchRecord = {
+    market,
+    game,
+    startedAt,
+    fetchedAt: startedAt,
+    ingestedAt: null,
+    ok: false,
+    errorKind: null,
+    observationCount: 0,
+    rejectedCount: 0,
+  };
+  let stage: Stage = 'fetch';
+  let rejections: RejectionEvent[] = [];
+  try {
+    const body = await adapter.fetchRaw({ game, now: startedAt });
+    record.fetchedAt = deps.clock.now();
+    stage = 'parse';
+    const parsed = checkParseResult(adapter.parse(body, { game, now: record.fetchedAt }));
+    const { own, foreign } = splitForeign(parsed.observations, adapter, game);
+    const { batch, rejected } = normalise(own, {
+      catalogs: deps.catalogs,
+      fx: deps.fx,
+      now: deps.clock.now(),
+      expected: { [market]: adapter.info },
+    });
+    rejections = [
+      ...parsed.rejected.map((rejection) => ({ ...rejection, market })),
+      ...foreign,
+      ...rejected,
+    ];
+    record.observationCount = parsed.observations.length;
+    record.rejectedCount = rejections.length;
+    stage = 'store';
+    if (!isEmptyBatch(batch)) await deps.store.writeBatch(batch);
+    record.ingestedAt = deps.clock.now();
+    record.ok = true;
+    applyToBook(deps, batch);
+    return { record, batch, rejections, error: null };
+  } catch (error) {
+    if (stage === 'fetch') record.fetchedAt = deps.clock.now();
+    record.errorKind = classify(error, stage);
+    const message = error instanceof Error ? error.message : String(error);
+    return { record, batch: null, rejections, error: { kind: record.errorKind, message } };
+  }
+}
+
+function applyToBook(deps: CycleDeps, batch: IngestBatch): void {
+  try {
+    deps.book.apply(batch);
+  } catch (error) {
+    deps.onBookError(error);
+  }
+}
+
+/**
+ * Fetch failures: AdapterError says which kind; anything else (a socket error) is retryable.
+ * Parse failures are bugs in the adapter: permanent. Store failures: retryable.
+ */
+function classify(error: unknown, stage: Stage): ErrorKind {
+  if (stage === 'parse') return 'permanent';
+  if (stage === 'fetch' && error instanceof AdapterError && !error.retryable) return 'permanent';
+  return 'retryable';
+}
+
+function checkParseResult(result: ParseResult): ParseResult {
+  if (!result || !Array.isArray(result.observations) || !Array.isArray(result.rejected)) {
+    throw new Error('adapter parse returned no {observations, rejected} arrays');
+  }
+  return result;
+}
+
+/** Observations that claim another market or game than the cycle's are rejected as malformed. */
+function splitForeign(observations: readonly Observation[], adapter: MarketAdapter, game: Game) {
+  const own: Observation[] = [];
+  const foreign: RejectionEvent[] = [];
+  for (const observation of observations) {
+    if (observation.market === adapter.info.id && observation.game === game) own.push(observation);
+    else {
+      foreign.push({
+        reason: 'malformed',
+        detail: `observation for ${observation.market}/${observation.game} in a ${adapter.info.id}/${game} cycle`,
+        market: adapter.info.id,
+        item: observation.item,
+      });
+    }
+  }
+  return { own, foreign };
+}
+
+export function isEmptyBatch(batch: IngestBatch): boolean {
+  return batch.sides.length === 0 && batch.sales.length === 0 && batch.listings.length === 0;
+}

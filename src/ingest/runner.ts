@@ -1,0 +1,243 @@
+/**
+ * The ingest runner: polls every (market, game) on the adapter's cadence with a small
+ * deterministic jitter, backs off on retryable errors (capped at 4 cadences), disables a
+ * (market, game) on a permanent error until restart, and records every attempt in the fetch
+ * log and (batched) in the store. All time reads go through the injected clock; scheduling
+ * goes through a Timers port (unref'd Node timers by default).
+ */
+import type { Book } from '../book/book.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import { SECOND, type Clock } from '../domain/clock.ts';
+import { GAMES, type Game } from '../domain/games.ts';
+import type { MarketId } from '../domain/markets.ts';
+import type { FetchRecord } from '../domain/quote.ts';
+import type { MarketAdapter } from '../markets/market-adapter.ts';
+import type { PriceStore } from '../store/price-store.ts';
+import { runCycle, type CycleOutcome } from './cycle.ts';
+import type { FetchLog } from './fetch-log.ts';
+import type { FxTable } from './fx.ts';
+import { RejectionTracker, type WarnLogger } from './rejections.ts';
+import { nextDelayMs, jitterMs, nodeTimers, type Timers } from './schedule.ts';
+
+export interface IngestLogger extends WarnLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface IngestRunnerOptions {
+  adapters: readonly MarketAdapter[];
+  catalogs: Partial<Record<Game, Catalog>>;
+  fx: FxTable;
+  book: Pick<Book, 'apply'>;
+  store: Pick<PriceStore, 'writeBatch' | 'recordFetches'>;
+  fetchLog: FetchLog;
+  clock: Clock;
+  logger: IngestLogger;
+  /** Games to poll; default: every game with a catalog. */
+  games?: readonly Game[];
+  rejections?: RejectionTracker;
+  timers?: Timers;
+  /** How often queued fetch records are written to the store while running. */
+  fetchFlushMs?: number;
+}
+
+export interface MarketHealth {
+  market: MarketId;
+  game: Game;
+  lastSuccessAt: number | null;
+  lastErrorAt: number | null;
+  lastError: string | null;
+  consecutiveErrors: number;
+  disabled: boolean;
+}
+
+export type CycleResult = CycleOutcome | { skipped: 'disabled' };
+
+export interface IngestRunner {
+  start(): void;
+  /** Stops scheduling, waits for in-flight cycles, then flushes queued fetch records. */
+  stop(): Promise<void>;
+  /** One cycle now (joins the running one for the same market and game). */
+  runOnce(market: MarketId, game: Game): Promise<CycleResult>;
+  health(): MarketHealth[];
+  flushFetchRecords(): Promise<void>;
+  readonly rejections: RejectionTracker;
+}
+
+/** Fetch records kept for the store while it is failing; the oldest are dropped beyond this. */
+const MAX_PENDING_FETCHES = 10_000;
+
+interface Poller {
+  adapter: MarketAdapter;
+  health: MarketHealth;
+  timer: unknown;
+  inFlight: Promise<CycleOutcome> | null;
+}
+
+export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
+  const { clock, logger, fetchLog, store } = options;
+  const timers = options.timers ?? nodeTimers;
+  const rejections = options.rejections ?? new RejectionTracker(logger);
+  const pollers = buildPollers(options);
+  let pending: FetchRecord[] = [];
+  let running = false;
+  let flushTimer: unknown = null;
+
+  const cycleDeps = {
+    catalogs: options.catalogs,
+    fx: options.fx,
+    book: options.book,
+    store,
+    clock,
+    onBookError: (error: unknown) => logger.error({ err: error }, 'book listener failed'),
+  };
+
+  function pollerFor(market: MarketId, game: Game): Poller {
+    const poller = pollers.get(`${market}:${game}`);
+    if (!poller) throw new Error(`no ingest adapter for ${market}/${game}`);
+    return poller;
+  }
+
+  async function cycle(poller: Poller): Promise<CycleOutcome> {
+    const outcome = await runCycle(poller.adapter, poller.health.game, cycleDeps);
+    fetchLog.append(outcome.record);
+    pending.push(outcome.record);
+    if (pending.length > MAX_PENDING_FETCHES) pending = pending.slice(-MAX_PENDING_FETCHES);
+    rejections.record(outcome.rejections, clock.now());
+    noteOutcome(poller, outcome);
+    return outcome;
+  }
+
+  function noteOutcome(poller: Poller, outcome: CycleOutcome): void {
+    const { health } = poller;
+    const where = { market: health.market, game: health.game };
+    if (!outcome.error) {
+      health.lastSuccessAt = outcome.record.ingestedAt;
+      health.consecutiveErrors = 0;
+      return;
+    }
+    health.lastErrorAt = clock.now();
+    health.lastError = outcome.error.message;
+    health.consecutiveErrors += 1;
+    if (outcome.error.kind === 'permanent') {
+      health.disabled = true;
+      logger.error({ ...where, error: outcome.error.message }, 'market disabled until restart');
+    } else {
+      logger.warn(
+        { ...where, error: outcome.error.message, consecutiveErrors: health.consecutiveErrors },
+        'market fetch failed; backing off',
+      );
+    }
+  }
+
+  function runOnce(market: MarketId, game: Game): Promise<CycleResult> {
+    const poller = pollerFor(market, game);
+    if (poller.health.disabled) return Promise.resolve({ skipped: 'disabled' });
+    if (!poller.inFlight) {
+      poller.inFlight = cycle(poller).finally(() => {
+        poller.inFlight = null;
+      });
+    }
+    return poller.inFlight;
+  }
+
+  function schedule(poller: Poller, delayMs: number): void {
+    poller.timer = timers.setTimeout(() => void tick(poller), delayMs);
+  }
+
+  async function tick(poller: Poller): Promise<void> {
+    poller.timer = null;
+    if (!running) return;
+    const { market, game } = poller.health;
+    try {
+      await runOnce(market, game);
+    } catch (error) {
+      logger.error({ market, game, err: error }, 'ingest cycle crashed');
+    }
+    if (!running || poller.health.disabled) return;
+    const cadence = poller.adapter.info.cadenceMs;
+    schedule(poller, nextDelayMs(market, game, cadence, poller.health.consecutiveErrors));
+  }
+
+  function scheduleFlush(): void {
+    flushTimer = timers.setTimeout(
+      () => {
+        void flushFetchRecords().finally(() => {
+          if (running) scheduleFlush();
+        });
+      },
+      options.fetchFlushMs ?? 5 * SECOND,
+    );
+  }
+
+  async function flushFetchRecords(): Promise<void> {
+    if (pending.length === 0) return;
+    const rows = pending;
+    pending = [];
+    try {
+      await store.recordFetches(rows);
+    } catch (error) {
+      pending = [...rows, ...pending].slice(-MAX_PENDING_FETCHES);
+      logger.warn({ err: error, queued: pending.length }, 'fetch records not written; will retry');
+    }
+  }
+
+  return {
+    rejections,
+    runOnce,
+    flushFetchRecords,
+    start() {
+      if (running) return;
+      running = true;
+      for (const poller of pollers.values()) {
+        if (poller.health.disabled) continue;
+        const { market, game } = poller.health;
+        schedule(poller, jitterMs(market, game, poller.adapter.info.cadenceMs));
+      }
+      scheduleFlush();
+      logger.info({ pollers: pollers.size }, 'ingest started');
+    },
+    async stop() {
+      running = false;
+      if (flushTimer !== null) timers.clearTimeout(flushTimer);
+      flushTimer = null;
+      const inFlight: Promise<unknown>[] = [];
+      for (const poller of pollers.values()) {
+        if (poller.timer !== null) timers.clearTimeout(poller.timer);
+        poller.timer = null;
+        if (poller.inFlight) inFlight.push(poller.inFlight);
+      }
+      await Promise.allSettled(inFlight);
+      await flushFetchRecords();
+    },
+    health: () => [...pollers.values()].map((poller) => ({ ...poller.health })),
+  };
+}
+
+function buildPollers(options: IngestRunnerOptions): Map<string, Poller> {
+  const games = options.games ?? GAMES.filter((game) => options.catalogs[game]);
+  const pollers = new Map<string, Poller>();
+  for (const adapter of options.adapters) {
+    for (const game of adapter.info.games) {
+      if (!games.includes(game)) continue;
+      const market = adapter.info.id;
+      const key = `${market}:${game}`;
+      if (pollers.has(key)) throw new Error(`two ingest adapters for ${key}`);
+      pollers.set(key, {
+        adapter,
+        timer: null,
+        inFlight: null,
+        health: {
+          market,
+          game,
+          lastSuccessAt: null,
+          lastErrorAt: null,
+          lastError: null,
+          consecutiveErrors: 0,
+          disabled: false,
+        },
+      });
+    }
+  }
+  return pollers;
+}

@@ -1,0 +1,109 @@
+/**
+ * Composition root: config → stores → catalog → book → ingest → HTTP. The only place that
+ * picks implementations (SQLite stores, memory quotas, simulator adapters).
+ */
+import pino from 'pino';
+import { createAccessService } from './access/access-service.ts';
+import { createAdmin } from './access/admin.ts';
+import { createMemoryRateLimiter } from './access/memory-rate-limiter.ts';
+import { checkPlan } from './access/plan-gate.ts';
+import { createSqliteAccessStore } from './access/sqlite-access-store.ts';
+import { Book } from './book/book.ts';
+import { backfillHistory } from './boot/backfill.ts';
+import { ensureDemoKey } from './boot/demo-key.ts';
+import { restoreBook } from './boot/restore.ts';
+import { loadCatalogs } from './catalog/index.ts';
+import { acquireServerLock, dataPaths, ensureDataDir } from './cli/data-dir.ts';
+import type { ServeConfig } from './config.ts';
+import { systemClock, type Clock } from './domain/clock.ts';
+import { buildApp } from './http/app.ts';
+import { ItemsAllCache } from './http/items-all-cache.ts';
+import { startServer } from './http/server.ts';
+import { FetchLog } from './ingest/fetch-log.ts';
+import { DEFAULT_FX, loadFxTable } from './ingest/fx.ts';
+import { createIngestRunner } from './ingest/runner.ts';
+import { marketInfo } from './markets/registry.ts';
+import { createSimAdapters } from './markets/sim/adapters.ts';
+import { createSqlitePriceStore } from './store/sqlite/sqlite-price-store.ts';
+
+export interface Service {
+  url: string;
+  demoKey: string | null;
+  close(): Promise<void>;
+}
+
+export async function startService(config: ServeConfig, clock: Clock = systemClock): Promise<Service> {
+  const logger = pino({ level: config.logLevel });
+  const paths = dataPaths(config.dataDir);
+  ensureDataDir(paths);
+  const releaseLock = acquireServerLock(paths, config.port);
+  const closers: (() => Promise<void> | void)[] = [releaseLock];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
+  try {
+    const accessStore = createSqliteAccessStore({ path: paths.access });
+    await accessStore.init();
+    closers.push(() => accessStore.close());
+    const demoKey = await ensureDemoKey(createAdmin({ store: accessStore, clock }), paths.demoKey);
+
+    const store = createSqlitePriceStore({ path: paths.prices });
+    await store.init();
+    closers.push(() => store.close());
+
+    const catalogs = loadCatalogs();
+    const fx = config.fxFile ? await loadFxTable(config.fxFile) : DEFAULT_FX;
+    const book = new Book();
+    const restored = await restoreBook(store, book, clock.now());
+    logger.info(restored, 'book restored from the store');
+
+    if (config.source === 'sim' && config.backfillDays > 0 && (await store.isEmpty())) {
+      const options = { seed: config.seed, days: config.backfillDays, itemLimit: config.backfillItems };
+      await backfillHistory({ ...options, catalogs, fx, book, store, clock });
+    }
+
+    const fetchLog = new FetchLog(clock);
+    await fetchLog.load(store);
+    const access = createAccessService({ store: accessStore });
+    await access.refreshNow();
+    access.startRefresh(250);
+    closers.push(() => access.stop());
+
+    const adapters =
+      config.source === 'sim'
+        ? createSimAdapters({
+            seed: config.seed,
+            catalogs,
+            ...(config.simItems > 0 ? { universe: config.simItems } : {}),
+          })
+        : [];
+    const runner = createIngestRunner({ adapters, catalogs, fx, book, store, fetchLog, clock, logger });
+    closers.push(() => runner.stop());
+
+    const itemsAll = new ItemsAllCache({ book, catalog: catalogs.cs2, clock });
+    closers.push(() => itemsAll.close());
+    await itemsAll.rebuild();
+
+    const app = await buildApp({
+      clock,
+      catalogs,
+      book,
+      authenticator: access,
+      planGate: checkPlan,
+      limiter: createMemoryRateLimiter(),
+      healthLimiter: createMemoryRateLimiter(),
+      fetchHistory: fetchLog,
+      marketCadence: (market) => marketInfo(market).cadenceMs,
+      itemsAll,
+      logger,
+      trustProxy: config.trustProxy,
+    });
+    const server = await startServer(app, { port: config.port, host: config.host });
+    closers.push(() => server.close());
+    runner.start();
+    return { url: server.url, demoKey, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

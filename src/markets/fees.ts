@@ -1,0 +1,164 @@
+/**
+ * The versioned fee model: per market the seller fee, buyer fee (bps), flat withdrawal fee
+ * (cents) and whether proceeds are cash, each with its source. The built-in table is
+ * `2026-11` (fees-2026-11.ts); `loadFeeModel(path)` merges a JSON override file over it:
+ *
+ *   { "version": "2026-11-acme",
+ *     "markets": { "skinport": { "sellerFeeBps": 800,
+ *                                "sources": { "sellerFeeBps": { "source": "contract", "assumed": false } } } } }
+ *
+ * An overridden number without its own source is attributed to the file and not assumed.
+ */
+import { readFileSync } from 'node:fs';
+import { isMarketId, type MarketId } from '../domain/markets.ts';
+import { BPS_DENOMINATOR, type Bps, type Cents } from '../domain/money.ts';
+import { FEE_MODEL_2026_11 } from './fees-2026-11.ts';
+
+export interface FeeSource {
+  source: string;
+  /** True when the number is a guess or the sources disagree. */
+  assumed: boolean;
+}
+
+export interface MarketFees {
+  /** Commission on the gross sale price. */
+  sellerFeeBps: Bps;
+  /** Surcharge on top of the listed price paid by buyers (0 when the listed price is paid). */
+  buyerFeeBps: Bps;
+  /** Flat fee per cash withdrawal of proceeds. */
+  withdrawalFlatCents: Cents;
+  /** False for wallet credit that cannot be cashed out. */
+  cashWithdrawable: boolean;
+  sources: Record<FeeField, FeeSource>;
+}
+
+export type FeeField = 'sellerFeeBps' | 'buyerFeeBps' | 'withdrawalFlatCents' | 'cashWithdrawable';
+export const FEE_FIELDS: readonly FeeField[] = [
+  'sellerFeeBps',
+  'buyerFeeBps',
+  'withdrawalFlatCents',
+  'cashWithdrawable',
+];
+
+export interface FeeModel {
+  version: string;
+  markets: Readonly<Record<MarketId, MarketFees>>;
+}
+
+export const DEFAULT_FEE_MODEL: FeeModel = FEE_MODEL_2026_11;
+
+export function feesFor(model: FeeModel, market: MarketId): MarketFees {
+  return model.markets[market];
+}
+
+/** The built-in model, or the built-in model with the JSON file at `path` merged over it. */
+export function loadFeeModel(path?: string): FeeModel {
+  if (!path) return DEFAULT_FEE_MODEL;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`fee model file ${path}: cannot read (${(error as Error).message})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`fee model file ${path}: invalid JSON (${(error as Error).message})`);
+  }
+  return applyFeeOverrides(DEFAULT_FEE_MODEL, json, `override file ${path}`);
+}
+
+/** Validates `override` and merges it over `base`; throws one Error listing every problem. */
+export function applyFeeOverrides(base: FeeModel, override: unknown, origin: string): FeeModel {
+  const problems: string[] = [];
+  if (!isRecord(override)) throw new Error(`${origin}: expected a JSON object`);
+  for (const key of Object.keys(override)) {
+    if (key !== 'version' && key !== 'markets') problems.push(`unknown field "${key}"`);
+  }
+  const version = override.version ?? `${base.version}+custom`;
+  if (typeof version !== 'string' || version.trim() === '') {
+    problems.push('version must be a non-empty string');
+  }
+  const markets: Record<MarketId, MarketFees> = { ...base.markets };
+  const entries = override.markets ?? {};
+  if (!isRecord(entries)) problems.push('markets must be an object keyed by market id');
+  else {
+    for (const [id, entry] of Object.entries(entries)) {
+      if (!isMarketId(id)) {
+        problems.push(`markets.${id}: unknown market id`);
+        continue;
+      }
+      const merged = mergeMarket(markets[id], entry, `markets.${id}`, origin, problems);
+      if (merged) markets[id] = merged;
+    }
+  }
+  if (problems.length > 0) throw new Error(`${origin}: ${problems.join('; ')}`);
+  return { version: String(version), markets };
+}
+
+function mergeMarket(
+  base: MarketFees,
+  entry: unknown,
+  at: string,
+  origin: string,
+  problems: string[],
+): MarketFees | null {
+  if (!isRecord(entry)) {
+    problems.push(`${at} must be an object`);
+    return null;
+  }
+  const out: MarketFees = { ...base, sources: { ...base.sources } };
+  for (const key of Object.keys(entry)) {
+    if (key !== 'sources' && !(FEE_FIELDS as readonly string[]).includes(key)) {
+      problems.push(`${at}: unknown field "${key}"`);
+    }
+  }
+  for (const field of FEE_FIELDS) {
+    if (!(field in entry)) continue;
+    const problem = checkField(field, entry[field]);
+    if (problem) problems.push(`${at}.${field} ${problem}`);
+    else {
+      Object.assign(out, { [field]: entry[field] });
+      out.sources[field] = { source: origin, assumed: false };
+    }
+  }
+  mergeSources(out, entry.sources, `${at}.sources`, problems);
+  return out;
+}
+
+function checkField(field: FeeField, value: unknown): string | null {
+  if (field === 'cashWithdrawable') return typeof value === 'boolean' ? null : 'must be a boolean';
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    return 'must be a non-negative integer';
+  }
+  if (field !== 'withdrawalFlatCents' && value > BPS_DENOMINATOR) {
+    return `must be at most ${BPS_DENOMINATOR} bps`;
+  }
+  return null;
+}
+
+function mergeSources(out: MarketFees, sources: unknown, at: string, problems: string[]): void {
+  if (sources === undefined) return;
+  if (!isRecord(sources)) {
+    problems.push(`${at} must be an object`);
+    return;
+  }
+  for (const [field, value] of Object.entries(sources)) {
+    if (!(FEE_FIELDS as readonly string[]).includes(field)) {
+      problems.push(`${at}: unknown field "${field}"`);
+    } else if (
+      !isRecord(value) ||
+      typeof value.source !== 'string' ||
+      typeof value.assumed !== 'boolean'
+    ) {
+      problems.push(`${at}.${field} must be {"source": string, "assumed": boolean}`);
+    } else {
+      out.sources[field as FeeField] = { source: value.source, assumed: value.assumed };
+    }
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,111 @@
+/**
+ * One market's book for one item at one time, in the market's native integer units: whether
+ * the market lists the item at all (popularity-weighted coverage, rare items flicker out of
+ * stock), the ask ladder and listing count, and the bid ladder and order count on bid markets.
+ * Ladder shapes are redrawn every 10 minutes; prices move continuously.
+ */
+import { HOUR, MINUTE } from '../../domain/clock.ts';
+import type { MarketId } from '../../domain/markets.ts';
+import type { RawLevel } from '../../domain/observation.ts';
+import { FORMAT_BY_MARKET } from '../formats/index.ts';
+import type { SimItem } from './items.ts';
+import { topPrices } from './price-model.ts';
+import { SIM_PROFILES } from './profiles.ts';
+import { mix, mix3, uniform, unit } from './random.ts';
+import type { SimWorld } from './world.ts';
+
+export interface SimQuote {
+  ask: RawLevel[];
+  listingCount: number;
+  /** null when this fetch says nothing about bids for the item. */
+  bid: RawLevel[] | null;
+  orderCount: number | null;
+}
+
+const SHAPE_PERIOD_MS = 10 * MINUTE;
+const STOCK_PERIOD_MS = 6 * HOUR;
+const MAX_LEVELS = 10;
+
+export function isListed(market: MarketId, item: SimItem, imKey: number, timeMs: number): boolean {
+  const reach = SIM_PROFILES[market].coverage * (0.3 + 0.7 * Math.sqrt(item.popularity));
+  if (uniform(imKey, 101) >= reach) return false;
+  if (item.popularity >= 0.3) return true;
+  const outOfStock = 0.2 * (1 - item.popularity / 0.3);
+  return uniform(mix(imKey, 102), Math.floor(timeMs / STOCK_PERIOD_MS)) >= outOfStock;
+}
+
+/** Largest quantity one level holds: cheap popular items stack up, expensive ones are single. */
+function maxQuantity(item: SimItem): number {
+  const perPopularity = item.refCents < 500 ? 25 : item.refCents < 5000 ? 8 : 2;
+  return 1 + Math.ceil(perPopularity * item.popularity);
+}
+
+function ladderDepth(shapeKey: number, item: SimItem): number {
+  return Math.min(MAX_LEVELS, 3 + Math.floor(unit(mix(shapeKey, 99)) * (1 + 7 * item.popularity)));
+}
+
+function ladder(
+  shapeKey: number,
+  item: SimItem,
+  top: number,
+  depth: number,
+  direction: 1 | -1,
+  countsOrders: boolean,
+): RawLevel[] {
+  const levels: RawLevel[] = [];
+  const maxQty = maxQuantity(item);
+  let price = top;
+  for (let index = 0; index < depth && price >= 1; index += 1) {
+    const hash = mix(shapeKey, index);
+    const quantity = 1 + Math.floor(unit(hash) * maxQty);
+    const perOrder = direction === 1 ? 1 : 1 + Math.floor(unit(mix(hash, 5)) * 3);
+    const orders = countsOrders ? Math.ceil(quantity / perOrder) : null;
+    levels.push({ price, quantity, orders });
+    const gap = 0.002 + 0.02 * unit(mix(hash, 7)) * (1.5 - item.popularity);
+    const next = Math.round(price * (1 + direction * gap));
+    price = direction === 1 ? Math.max(price + 1, next) : Math.min(price - 1, next);
+  }
+  return levels;
+}
+
+function tail(shapeKey: number, item: SimItem, salt: number): number {
+  return Math.floor(unit(mix(shapeKey, salt)) * item.popularity * 30 * maxQuantity(item));
+}
+
+function sum(levels: RawLevel[], field: 'quantity' | 'orders'): number {
+  let total = 0;
+  for (const level of levels) total += level[field] ?? level.quantity;
+  return total;
+}
+
+/** The item's quote; `nativePerUsdCent` converts USD cents to the market's native units. */
+export function quoteAt(
+  world: SimWorld,
+  market: MarketId,
+  item: SimItem,
+  imKey: number,
+  timeMs: number,
+  nativePerUsdCent: number,
+  withBids: boolean,
+): SimQuote {
+  const profile = SIM_PROFILES[market];
+  const tops = topPrices(world, market, item, imKey, timeMs);
+  const shapeKey = mix3(imKey, 103, Math.floor(timeMs / SHAPE_PERIOD_MS));
+  const askTop = Math.max(1, Math.round(tops.askUsdCents * nativePerUsdCent));
+  const full = ladder(shapeKey, item, askTop, ladderDepth(shapeKey, item), 1, profile.countsOrders);
+  const listingCount = sum(full, 'quantity') + tail(shapeKey, item, 104);
+  const ask = profile.ladder ? full : [{ price: askTop, quantity: 1, orders: null }];
+  if (tops.bidUsdCents === null || !withBids) {
+    return { ask, listingCount, bid: null, orderCount: null };
+  }
+  const bidKey = mix(shapeKey, 105);
+  const hasOrders = unit(mix(bidKey, 1)) < 0.55 + 0.45 * item.popularity;
+  const bidTop = Math.min(askTop - 1, Math.round(tops.bidUsdCents * nativePerUsdCent));
+  if (!hasOrders || bidTop < 1) return { ask, listingCount, bid: [], orderCount: 0 };
+  const bid = ladder(bidKey, item, bidTop, ladderDepth(bidKey, item), -1, profile.countsOrders);
+  const orderCount =
+    FORMAT_BY_MARKET[market] === 'waxpeer-prices'
+      ? bid.length
+      : sum(bid, 'orders') + tail(bidKey, item, 106);
+  return { ask, listingCount, bid, orderCount };
+}

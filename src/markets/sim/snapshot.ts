@@ -1,0 +1,147 @@
+/**
+ * What one market shows for one game at one moment, before it is written in the market's wire
+ * format: the listed items with their quotes in native units, the sales of the last cadence
+ * window, and listings / per-item depth for a rotating slice of items (the most popular
+ * always), as a paged crawl of per-item endpoints would collect them.
+ */
+import type { Game } from '../../domain/games.ts';
+import type { MarketId } from '../../domain/markets.ts';
+import { FORMAT_BY_MARKET } from '../formats/index.ts';
+import { MARKET_INFO } from '../registry.ts';
+import type { SimItem } from './items.ts';
+import { hasListings, listingsAt, type SimListing } from './listings.ts';
+import { itemMarketKey, unitsPerUsd } from './price-model.ts';
+import { SIM_PROFILES } from './profiles.ts';
+import { isListed, quoteAt, type SimQuote } from './quote.ts';
+import { salesAsReported, salesBetween } from './sales.ts';
+import { ALWAYS_DEEP_ITEMS, universeSize, type SimWorld } from './world.ts';
+
+export interface NativeSale {
+  price: number;
+  quantity: number;
+  soldAt: number;
+}
+
+export interface SimRow {
+  item: SimItem;
+  quote: SimQuote;
+  sales: NativeSale[];
+  listings: SimListing[] | null;
+}
+
+export interface SimSnapshot {
+  market: MarketId;
+  game: Game;
+  currency: string;
+  scale: number;
+  /** The moment the data describes (export caches and slow spells make it older than now). */
+  dataTime: number;
+  rows: SimRow[];
+}
+
+/** Time the upstream data describes when fetched at `now`. */
+export function dataTimeAt(market: MarketId, now: number, lagMs: number): number {
+  const cacheMs = SIM_PROFILES[market].cacheMs;
+  return (cacheMs > 0 ? Math.floor(now / cacheMs) * cacheMs : now) - lagMs;
+}
+
+/** Markets whose per-item endpoints are crawled in slices (listings, Waxpeer mass-info). */
+export function crawlsDepth(market: MarketId): boolean {
+  return MARKET_INFO[market].capabilities.listings || FORMAT_BY_MARKET[market] === 'waxpeer-prices';
+}
+
+/** Whether the item at popularity `rank` is in this fetch's depth slice. */
+export function isDeep(
+  world: SimWorld,
+  market: MarketId,
+  rank: number,
+  universe: number,
+  dataTime: number,
+): boolean {
+  if (rank < ALWAYS_DEEP_ITEMS) return true;
+  const pool = universe - ALWAYS_DEEP_ITEMS;
+  const perFetch = world.depthItemsPerFetch;
+  if (pool <= perFetch) return true;
+  const fetchIndex = Math.floor(dataTime / MARKET_INFO[market].cadenceMs);
+  const start = (fetchIndex * perFetch) % pool;
+  const offset = (rank - ALWAYS_DEEP_ITEMS - start + pool) % pool;
+  return offset < perFetch;
+}
+
+export function toNativeUnits(
+  world: SimWorld,
+  currency: string,
+  scale: number,
+  usdCents: number,
+  timeMs: number,
+): number {
+  return Math.max(
+    1,
+    Math.round((usdCents * unitsPerUsd(world.seed, currency, timeMs) * scale) / 100),
+  );
+}
+
+/** Sales reported by a fetch at `dataTime`: those of the last whole cadence window. */
+export function salesWindow(market: MarketId, dataTime: number): { from: number; to: number } {
+  const cadence = MARKET_INFO[market].cadenceMs;
+  const to = Math.floor(dataTime / cadence) * cadence;
+  return { from: to - cadence, to };
+}
+
+export function buildSnapshot(
+  world: SimWorld,
+  market: MarketId,
+  game: Game,
+  now: number,
+  lagMs: number,
+): SimSnapshot {
+  const info = MARKET_INFO[market];
+  const dataTime = dataTimeAt(market, now, lagMs);
+  const snapshot: SimSnapshot = {
+    market,
+    game,
+    currency: info.currency,
+    scale: info.scale,
+    dataTime,
+    rows: [],
+  };
+  const simGame = world.games[game];
+  if (!simGame) return snapshot;
+  const universe = universeSize(world, market, simGame.items.length);
+  const nativePerUsdCent = (unitsPerUsd(world.seed, info.currency, dataTime) * info.scale) / 100;
+  const window = salesWindow(market, dataTime);
+  const isWaxpeer = FORMAT_BY_MARKET[market] === 'waxpeer-prices';
+  const crawls = crawlsDepth(market);
+  for (let rank = 0; rank < universe; rank += 1) {
+    const item = simGame.items[rank]!;
+    const imKey = itemMarketKey(world, market, item);
+    if (!isListed(market, item, imKey, dataTime)) continue;
+    const deep = crawls && isDeep(world, market, rank, universe, dataTime);
+    const quote = quoteAt(
+      world,
+      market,
+      item,
+      imKey,
+      dataTime,
+      nativePerUsdCent,
+      !isWaxpeer || deep,
+    );
+    const reportsSales = info.capabilities.sales && (!isWaxpeer || deep);
+    const sales = reportsSales
+      ? salesAsReported(
+          market,
+          salesBetween(world, market, item, imKey, window.from, window.to),
+        ).map((sale) => ({
+          price: toNativeUnits(world, info.currency, info.scale, sale.usdCents, sale.soldAt),
+          quantity: sale.quantity,
+          soldAt: sale.soldAt,
+        }))
+      : [];
+    const withListings = deep && info.capabilities.listings && hasListings(item);
+    const listings = withListings
+      ? listingsAt(simGame, item, imKey, dataTime, quote.ask[0]!.price, quote.listingCount)
+      : null;
+    snapshot.rows.push({ item, quote, sales, listings });
+  }
+  return snapshot;
+}

@@ -1,0 +1,59 @@
+/**
+ * The simulated world shared by live adapters and the backfill: seed, per-game item tables,
+ * per-market keys, and the options that bound how much each market quotes.
+ */
+import type { Catalog } from '../../catalog/catalog.ts';
+import type { Game } from '../../domain/games.ts';
+import { MARKET_IDS, type MarketId } from '../../domain/markets.ts';
+import { buildSimGame, type SimGame } from './items.ts';
+import { hashString, mix, seedKey } from './random.ts';
+
+export type SimCatalogs = Readonly<Partial<Record<Game, Pick<Catalog, 'items'>>>>;
+
+export interface SimWorldOptions {
+  seed: number | string;
+  catalogs: SimCatalogs;
+  /** Items each market quotes per game (most popular first); a number or per market. */
+  universe?: number | Partial<Record<MarketId, number>>;
+  /** Items per fetch that carry listings / per-item depth (the 50 most popular always do). */
+  depthItemsPerFetch?: number;
+  /** Outages, transient errors and slow windows (default on). */
+  faults?: boolean;
+}
+
+export interface SimWorld {
+  seed: number;
+  games: Partial<Record<Game, SimGame>>;
+  marketKeys: Readonly<Record<MarketId, number>>;
+  universe: SimWorldOptions['universe'];
+  depthItemsPerFetch: number;
+  faults: boolean;
+}
+
+export const ALWAYS_DEEP_ITEMS = 50;
+
+export function createSimWorld(options: SimWorldOptions): SimWorld {
+  const seed = seedKey(options.seed);
+  const games: Partial<Record<Game, SimGame>> = {};
+  for (const game of Object.keys(options.catalogs) as Game[]) {
+    const catalog = options.catalogs[game];
+    if (catalog) games[game] = buildSimGame(seed, game, catalog.items);
+  }
+  const marketKeys = Object.fromEntries(
+    MARKET_IDS.map((id) => [id, mix(seed, hashString(id))]),
+  ) as Record<MarketId, number>;
+  return {
+    seed,
+    games,
+    marketKeys,
+    universe: options.universe,
+    depthItemsPerFetch: options.depthItemsPerFetch ?? 200,
+    faults: options.faults ?? true,
+  };
+}
+
+/** How many of a game's items (by popularity rank) a market may quote. */
+export function universeSize(world: SimWorld, market: MarketId, itemCount: number): number {
+  const limit = typeof world.universe === 'number' ? world.universe : world.universe?.[market];
+  return limit === undefined ? itemCount : Math.max(0, Math.min(itemCount, limit));
+}

@@ -1,0 +1,199 @@
+/**
+ * Cross-market arbitrage: buy at one market's best ask, sell into another market's best
+ * cash-executable bid. Per item the best qualifying pair is reported, with the net after the
+ * buy market's buyer fee and the sell market's seller fee and flat withdrawal fee. Stale quotes
+ * may be paired, but never silently: the leg carries `isStale` and `feeNotes` a `stale_quote:`
+ * entry.
+ */
+import { iso } from '../domain/clock.ts';
+import type { MarketSides } from '../book/book.ts';
+import { badRequest } from '../domain/errors.ts';
+import type { CatalogItem } from '../domain/item.ts';
+import type { MarketId } from '../domain/markets.ts';
+import { bpsOf, spreadBps, type Bps, type Cents } from '../domain/money.ts';
+import type { SideSnapshot } from '../domain/quote.ts';
+import { feesFor, type FeeModel } from '../markets/fees.ts';
+import { ageMs, quoteSize, topLevel, topQuote } from './book-view.ts';
+import { buyerPays } from './execution.ts';
+import { arbitrageFeeNotes } from './arbitrage-notes.ts';
+import {
+  ALL_MARKETS,
+  askSides,
+  eligibleBidSides,
+  selectMarkets,
+  type MarketSelection,
+} from './top-of-book.ts';
+
+export type ArbitrageSort = 'estimatedNetCents' | 'spreadBps';
+
+export interface ArbitrageOptions {
+  /** 1..100. */
+  limit: number;
+  /** Minimum gross spread, in bps of the buy price. */
+  minSpreadBps: Bps;
+  /** Minimum capital at the buy price for the tradable quantity. */
+  minNotionalCents: Cents;
+  sort: ArbitrageSort;
+  markets: ReadonlySet<MarketId> | null;
+}
+
+export const DEFAULT_ARBITRAGE_OPTIONS: ArbitrageOptions = {
+  limit: 50,
+  minSpreadBps: 200,
+  minNotionalCents: 1000,
+  sort: 'estimatedNetCents',
+  markets: null,
+};
+
+export type ArbitrageItem = Pick<CatalogItem, 'id' | 'marketHashName' | 'slug' | 'image'>;
+
+export interface ArbitrageCandidate {
+  item: ArbitrageItem;
+  sides: readonly MarketSides[];
+}
+
+export interface ArbitrageLeg {
+  market: MarketId;
+  price: Cents;
+  /** Listings (buy leg) or buy orders (sell leg) behind the quote (see quoteSize). */
+  quoteSize: number;
+  updatedAt: string;
+  isStale: boolean;
+}
+
+export interface Opportunity {
+  canonicalItemId: string;
+  marketHashName: string;
+  slug: string;
+  imageUrl: string | null;
+  buy: ArbitrageLeg;
+  sell: ArbitrageLeg;
+  /** (sell − buy) in bps of the BUY price: the gross return on the capital spent. */
+  spreadBps: Bps;
+  spreadCents: Cents;
+  /** For maxTradableQuantity units, after all fees; one withdrawal fee per opportunity. */
+  estimatedNetCents: Cents;
+  /** min(units at the best ask, units at the best bid), at least 1. */
+  maxTradableQuantity: number;
+  /** Buy price × maxTradableQuantity. */
+  estimatedNotionalCents: Cents;
+  feeNotes: string[];
+  freshness: { buyAgeMs: number; sellAgeMs: number };
+  calculatedAt: string;
+}
+
+export interface ArbitrageResult {
+  opportunities: Opportunity[];
+  /** Candidate items evaluated. */
+  totalCandidates: number;
+  calculatedAt: string;
+}
+
+export function findOpportunities(
+  candidates: readonly ArbitrageCandidate[],
+  options: ArbitrageOptions,
+  feeModel: FeeModel,
+  now: number,
+): ArbitrageResult {
+  if (!Number.isInteger(options.limit) || options.limit < 1 || options.limit > 100) {
+    throw badRequest('limit must be an integer between 1 and 100');
+  }
+  const found: Opportunity[] = [];
+  for (const candidate of candidates) {
+    const best = bestPair(candidate, options, feeModel, now);
+    if (best) found.push(best);
+  }
+  found.sort(
+    (a, b) =>
+      compareOpportunities(a, b, options.sort) ||
+      a.canonicalItemId.localeCompare(b.canonicalItemId),
+  );
+  return {
+    opportunities: found.slice(0, options.limit),
+    totalCandidates: candidates.length,
+    calculatedAt: iso(now),
+  };
+}
+
+function bestPair(
+  candidate: ArbitrageCandidate,
+  options: ArbitrageOptions,
+  feeModel: FeeModel,
+  now: number,
+): Opportunity | null {
+  const selection: MarketSelection = { markets: options.markets };
+  const asks = askSides(candidate.sides, selection);
+  const bids = eligibleBidSides(selectMarkets(candidate.sides, selection), ALL_MARKETS).filter(
+    (side) => feesFor(feeModel, side.market).cashWithdrawable,
+  );
+  let best: Opportunity | null = null;
+  for (const ask of asks) {
+    for (const bid of bids) {
+      if (ask.market === bid.market) continue;
+      const pair = pairOpportunity(candidate.item, ask, bid, feeModel, now);
+      if (!qualifies(pair, options)) continue;
+      if (!best || compareOpportunities(pair, best, options.sort) < 0) best = pair;
+    }
+  }
+  return best;
+}
+
+export function pairOpportunity(
+  item: ArbitrageItem,
+  ask: SideSnapshot,
+  bid: SideSnapshot,
+  feeModel: FeeModel,
+  now: number,
+): Opportunity {
+  const askTop = topLevel(ask);
+  const bidTop = topLevel(bid);
+  const buyFees = feesFor(feeModel, ask.market);
+  const sellFees = feesFor(feeModel, bid.market);
+  const quantity = Math.max(1, Math.min(askTop.quantity, bidTop.quantity));
+  const unitCost = buyerPays(askTop.price, buyFees);
+  const unitProceeds = bidTop.price - bpsOf(bidTop.price, sellFees.sellerFeeBps);
+  const buy = leg(ask, now);
+  const sell = leg(bid, now);
+  return {
+    canonicalItemId: item.id,
+    marketHashName: item.marketHashName,
+    slug: item.slug,
+    imageUrl: item.image ?? null,
+    buy,
+    sell,
+    spreadBps: spreadBps(bidTop.price, askTop.price, askTop.price) ?? 0,
+    spreadCents: bidTop.price - askTop.price,
+    estimatedNetCents: quantity * (unitProceeds - unitCost) - sellFees.withdrawalFlatCents,
+    maxTradableQuantity: quantity,
+    estimatedNotionalCents: askTop.price * quantity,
+    feeNotes: arbitrageFeeNotes(buy, sell, buyFees, sellFees, feeModel.version),
+    freshness: { buyAgeMs: ageMs(ask.fetchedAt, now), sellAgeMs: ageMs(bid.fetchedAt, now) },
+    calculatedAt: iso(now),
+  };
+}
+
+/** Positive net after fees, and at least the requested spread and notional. */
+function qualifies(pair: Opportunity, options: ArbitrageOptions): boolean {
+  return (
+    pair.estimatedNetCents > 0 &&
+    pair.spreadBps >= options.minSpreadBps &&
+    pair.estimatedNotionalCents >= options.minNotionalCents
+  );
+}
+
+/** Negative when `a` ranks before `b`: the sort key descending, then the other key. */
+function compareOpportunities(a: Opportunity, b: Opportunity, sort: ArbitrageSort): number {
+  const byNet = b.estimatedNetCents - a.estimatedNetCents;
+  const bySpread = b.spreadBps - a.spreadBps;
+  const primary = sort === 'spreadBps' ? bySpread || byNet : byNet || bySpread;
+  return (
+    primary ||
+    a.buy.market.localeCompare(b.buy.market) ||
+    a.sell.market.localeCompare(b.sell.market)
+  );
+}
+
+function leg(side: SideSnapshot, now: number): ArbitrageLeg {
+  const { market, price, updatedAt, isStale } = topQuote(side, now);
+  return { market, price, quoteSize: quoteSize(side), updatedAt, isStale };
+}

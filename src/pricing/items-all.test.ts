@@ -1,0 +1,63 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { MarketSides } from '../book/book.ts';
+import type { CatalogItem } from '../domain/item.ts';
+import { ask, bid, marketSides } from './snapshot-fixtures.ts';
+import { itemsAllRows } from './items-all.ts';
+
+const T = Date.parse('2026-11-01T12:00:00Z');
+
+function item(id: string): CatalogItem {
+  return { id, game: 'cs2', marketHashName: `Item ${id}`, slug: id, category: 'skin' };
+}
+
+describe('itemsAllRows', () => {
+  const sides = new Map<string, MarketSides[]>([
+    [
+      'a',
+      marketSides([
+        ask({ market: 'skinport', prices: [300, 400], fetchedAt: T }),
+        ask({ market: 'csfloat', prices: [200], fetchedAt: T - 5000 }),
+        bid({ market: 'csfloat', prices: [150], fetchedAt: T }),
+      ]),
+    ],
+    ['b', marketSides([bid({ market: 'csfloat', prices: [150], fetchedAt: T })])],
+  ]);
+  const sidesOf = (id: string) => sides.get(id) ?? [];
+
+  test('one row per catalog item with best asks cheapest first and the aggregate', () => {
+    const rows = itemsAllRows([item('a'), item('b'), item('c')], sidesOf);
+    assert.deepEqual(rows[0], {
+      id: 'a',
+      name: 'Item a',
+      latestPrices: [
+        {
+          market: 'csfloat',
+          effectiveUsdCents: 200,
+          fetchedAt: new Date(T - 5000).toISOString(),
+          originalCurrency: 'USD',
+        },
+        {
+          market: 'skinport',
+          effectiveUsdCents: 300,
+          fetchedAt: new Date(T).toISOString(),
+          originalCurrency: 'USD',
+        },
+      ],
+      priceAggregates: {
+        minPrice: 200,
+        maxPrice: 300,
+        avgPrice: 250,
+        medianPrice: 250,
+        stdDev: 50,
+        updatedAt: new Date(T).toISOString(),
+      },
+    });
+    assert.deepEqual(rows[1], { id: 'b', name: 'Item b', latestPrices: [], priceAggregates: null });
+    assert.equal(rows.length, 3);
+  });
+
+  test('stops at the row cap', () => {
+    assert.equal(itemsAllRows([item('a'), item('b'), item('c')], sidesOf, 2).length, 2);
+  });
+});

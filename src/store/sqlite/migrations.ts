@@ -1,0 +1,100 @@
+/**
+ * The SQLite schema, as ordered migrations. Append new versions; never edit an applied one.
+ *
+ * Choices, measured on the dev machine (100k rows, after VACUUM):
+ * - Levels are a BLOB in the shared level codec (varints, price deltas): a 10-level side takes
+ *   131 bytes on disk instead of 233 as JSON text; a 50-level side 338 instead of 912.
+ * - Keyed tables are WITHOUT ROWID: the primary key is the table, saving a second copy of the
+ *   key in a separate unique index (about 60 bytes per side row).
+ * - STRICT tables: an INTEGER column refuses a REAL such as 12.5, so a float price can never
+ *   be stored.
+ * - Side keys are market-major, (game, market, item_id, side): a market's refresh rewrites a
+ *   contiguous key range. With 800k stored sides, refreshing one market's 80k ran at 138k
+ *   sides/s writing 442 WAL pages per 10k batch; item-major keys: 41k sides/s, 2739 pages.
+ * - Times are INTEGER ms since the epoch.
+ * Version 2 is reserved for the history rollups (10m / 1h / 1d).
+ */
+import type { MigrationStep } from '../migration-plan.ts';
+
+export interface SqliteMigration extends MigrationStep {
+  sql: string;
+}
+
+const initialSchema = `
+CREATE TABLE side_snapshots (
+  game TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  market TEXT NOT NULL,
+  side TEXT NOT NULL CHECK (side IN ('ask', 'bid')),
+  levels BLOB NOT NULL,
+  listing_count INTEGER,
+  total_quantity INTEGER NOT NULL,
+  fetched_at INTEGER NOT NULL,
+  ingested_at INTEGER NOT NULL,
+  source_updated_at INTEGER,
+  source_time_kind TEXT,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, market, item_id, side)
+) STRICT, WITHOUT ROWID;
+
+-- The key is also the dedupe key: a sale fetched twice is stored once. Its prefix
+-- (game, item_id, sold_at) serves per-item history reads. sales_by_time covers every column
+-- (an index on a WITHOUT ROWID table carries the key), so a time-range load never visits
+-- the table: half the load time for about 8% more bytes.
+CREATE TABLE sales (
+  game TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  sold_at INTEGER NOT NULL,
+  market TEXT NOT NULL,
+  price INTEGER NOT NULL,
+  quantity INTEGER NOT NULL,
+  ingested_at INTEGER NOT NULL,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, item_id, sold_at, market, price, quantity)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX sales_by_time ON sales (game, sold_at, ingested_at, original_currency);
+
+CREATE TABLE listings (
+  game TEXT NOT NULL,
+  market TEXT NOT NULL,
+  listing_id TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  price INTEGER NOT NULL,
+  float_value REAL,
+  paint_seed INTEGER,
+  paint_index INTEGER,
+  phase TEXT,
+  inspect_link TEXT,
+  stickers TEXT NOT NULL,
+  is_stattrak INTEGER NOT NULL CHECK (is_stattrak IN (0, 1)),
+  fetched_at INTEGER NOT NULL,
+  ingested_at INTEGER NOT NULL,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, market, listing_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX listings_by_age ON listings (game, market, fetched_at);
+
+CREATE TABLE fetch_records (
+  id INTEGER PRIMARY KEY,
+  market TEXT NOT NULL,
+  game TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  fetched_at INTEGER NOT NULL,
+  ingested_at INTEGER,
+  ok INTEGER NOT NULL CHECK (ok IN (0, 1)),
+  error_kind TEXT CHECK (error_kind IN ('retryable', 'permanent')),
+  observation_count INTEGER NOT NULL,
+  rejected_count INTEGER NOT NULL
+) STRICT;
+CREATE INDEX fetch_records_by_start ON fetch_records (started_at);
+
+-- One row per event that happens once in a store's life, e.g. 'first_write'.
+CREATE TABLE store_marks (
+  name TEXT PRIMARY KEY,
+  at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  { version: 1, name: 'latest sides, sales, listings, fetch records', sql: initialSchema },
+];

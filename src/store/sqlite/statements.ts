@@ -1,0 +1,91 @@
+/**
+ * Every SQL statement the SQLite store runs, prepared once after migrations and reused.
+ */
+import type Database from 'better-sqlite3';
+import type { FetchRow, ListingRow, SaleRow, SideRow } from './rows.ts';
+
+type Param = number | string | Buffer | null;
+
+// The three bulk loaders read raw arrays in exactly these column orders (see rows.ts).
+const SIDE_COLUMNS = `game, item_id, market, side, levels, listing_count, total_quantity,
+  fetched_at, ingested_at, source_updated_at, source_time_kind, original_currency`;
+
+const SALE_COLUMNS = `game, item_id, market, price, quantity, sold_at, ingested_at,
+  original_currency`;
+
+const LISTING_COLUMNS = `game, item_id, market, listing_id, price, float_value, paint_seed,
+  paint_index, phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at,
+  original_currency`;
+
+const FETCH_COLUMNS = `market, game, started_at AS startedAt, fetched_at AS fetchedAt,
+  ingested_at AS ingestedAt, ok, error_kind AS errorKind,
+  observation_count AS observationCount, rejected_count AS rejectedCount`;
+
+export function prepareStatements(db: Database.Database) {
+  return {
+    upsertSide: db.prepare<[Param[]]>(`
+      INSERT INTO side_snapshots (game, item_id, market, side, levels, listing_count,
+        total_quantity, fetched_at, ingested_at, source_updated_at, source_time_kind,
+        original_currency)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (game, market, item_id, side) DO UPDATE SET
+        levels = excluded.levels, listing_count = excluded.listing_count,
+        total_quantity = excluded.total_quantity, fetched_at = excluded.fetched_at,
+        ingested_at = excluded.ingested_at, source_updated_at = excluded.source_updated_at,
+        source_time_kind = excluded.source_time_kind,
+        original_currency = excluded.original_currency`),
+    // Not INSERT OR IGNORE: that would also silently skip a row breaking NOT NULL.
+    insertSale: db.prepare<[Param[]]>(`
+      INSERT INTO sales (game, item_id, sold_at, market, price, quantity, ingested_at,
+        original_currency)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (game, item_id, sold_at, market, price, quantity) DO NOTHING`),
+    upsertListing: db.prepare<[Param[]]>(`
+      INSERT INTO listings (game, market, listing_id, item_id, price, float_value, paint_seed,
+        paint_index, phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at,
+        original_currency)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (game, market, listing_id) DO UPDATE SET
+        item_id = excluded.item_id, price = excluded.price, float_value = excluded.float_value,
+        paint_seed = excluded.paint_seed, paint_index = excluded.paint_index,
+        phase = excluded.phase, inspect_link = excluded.inspect_link,
+        stickers = excluded.stickers, is_stattrak = excluded.is_stattrak,
+        fetched_at = excluded.fetched_at, ingested_at = excluded.ingested_at,
+        original_currency = excluded.original_currency`),
+    insertFetch: db.prepare<[Param[]]>(`
+      INSERT INTO fetch_records (market, game, started_at, fetched_at, ingested_at, ok,
+        error_kind, observation_count, rejected_count)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    markFirstWrite: db.prepare<[number]>(
+      `INSERT OR IGNORE INTO store_marks (name, at) VALUES ('first_write', ?)`,
+    ),
+    selectSides: db
+      .prepare<[string], SideRow>(`SELECT ${SIDE_COLUMNS} FROM side_snapshots WHERE game = ?`)
+      .raw(),
+    selectSales: db
+      .prepare<[string, number], SaleRow>(
+        `SELECT ${SALE_COLUMNS} FROM sales WHERE game = ? AND sold_at >= ? ORDER BY sold_at`,
+      )
+      .raw(),
+    selectListings: db
+      .prepare<[string], ListingRow>(`SELECT ${LISTING_COLUMNS} FROM listings WHERE game = ?`)
+      .raw(),
+    selectFetches: db.prepare<[number], FetchRow>(
+      `SELECT ${FETCH_COLUMNS} FROM fetch_records WHERE started_at >= ? ORDER BY started_at, id`,
+    ),
+    deleteListingsBefore: db.prepare<[string, string, number]>(
+      'DELETE FROM listings WHERE game = ? AND market = ? AND fetched_at < ?',
+    ),
+    deleteSalesBefore: db.prepare<[string, number]>(
+      'DELETE FROM sales WHERE game = ? AND sold_at < ?',
+    ),
+    deleteFetchesBefore: db.prepare<[number]>('DELETE FROM fetch_records WHERE started_at < ?'),
+    anythingWritten: db.prepare<[], { written: number }>(`
+      SELECT EXISTS (SELECT 1 FROM store_marks WHERE name = 'first_write')
+        OR EXISTS (SELECT 1 FROM side_snapshots)
+        OR EXISTS (SELECT 1 FROM sales)
+        OR EXISTS (SELECT 1 FROM listings) AS written`),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;

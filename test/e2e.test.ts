@@ -1,0 +1,98 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+
+const ITEM = 'AK-47 | Redline (Field-Tested)';
+
+function importFile(dir: string, fetchedAt: string): string {
+  const lines = [
+    { kind: 'book', game: 'cs2', market: 'skinport', item: ITEM, side: 'ask', currency: 'EUR',
+      fetchedAt, levels: [{ price: 1400, quantity: 3, orders: 3 }], listingCount: 42 },
+    { kind: 'book', game: 'cs2', market: 'csfloat', item: ITEM, side: 'ask', currency: 'USD',
+      fetchedAt, levels: [{ price: 1550, quantity: 2, orders: 2 }], listingCount: 7 },
+    { kind: 'book', game: 'cs2', market: 'csfloat', item: ITEM, side: 'bid', currency: 'USD',
+      fetchedAt, levels: [{ price: 1450, quantity: 5, orders: 4 }], listingCount: 4 },
+    'this is not json',
+    { kind: 'sale', game: 'cs2', market: 'csfloat', item: ITEM, price: 1500, currency: 'USD',
+      soldAt: fetchedAt, quantity: 1 },
+    { kind: 'book', game: 'cs2', market: 'nowhere', item: ITEM, side: 'ask', currency: 'USD',
+      fetchedAt, levels: [], listingCount: 0 },
+  ];
+  const path = join(dir, 'import.ndjson');
+  writeFileSync(path, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n'));
+  return path;
+}
+
+describe('end to end: the real CLI on a temp data dir', () => {
+  const dir = tempDataDir();
+  let server: RunningServer;
+  let key = '';
+
+  before(async () => {
+    const created = runCli(['accounts', 'create', 'acme', '--plan', 'pro', '--data', dir]);
+    assert.equal(created.code, 0, created.stderr);
+    const keyOut = runCli(['keys', 'create', '--account', 'acme', '--data', dir]);
+    assert.equal(keyOut.code, 0, keyOut.stderr);
+    key = keyOut.stdout.trim().split('\n').at(-1)!;
+    assert.match(key, /^sk_live_[A-Za-z0-9]{32}$/);
+
+    const imported = runCli(['import', importFile(dir, new Date().toISOString()), '--data', dir]);
+    assert.equal(imported.code, 0, imported.stderr + imported.stdout);
+    assert.match(imported.stdout + imported.stderr, /line 4/);
+    assert.match(imported.stdout + imported.stderr, /line 6/);
+
+    server = await startServer(['--source', 'none', '--data', dir]);
+  });
+
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('bad arguments exit non-zero with a message', () => {
+    const result = runCli(['accounts', 'create', 'x', '--plan', 'gold', '--data', dir]);
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /plan/);
+    assert.notEqual(runCli(['keys', 'revoke', '--data', dir]).code, 0);
+  });
+
+  test('a demo key was written on first start', () => {
+    const demo = readFileSync(join(dir, 'demo-key.txt'), 'utf8').trim();
+    assert.match(demo, /^sk_live_/);
+  });
+
+  test('imported quotes are served over HTTP, with auth and quota headers', async () => {
+    const url = `${server.baseUrl}/v1/pricing/${encodeURIComponent(ITEM)}`;
+    const unauth = await fetch(url);
+    assert.equal(unauth.status, 401);
+    const response = await fetch(url, { headers: { Authorization: `ApiKey ${key}` } });
+    assert.equal(response.status, 200);
+    assert.ok(response.headers.get('x-request-id'));
+    assert.equal(response.headers.get('x-ratelimit-limit'), '600');
+    const body = await response.json();
+    assert.equal(body.name, ITEM);
+    assert.equal(body.markets.length, 2);
+    assert.equal(body.bestBid.market, 'csfloat');
+    assert.equal(body.bestBid.price, 1450);
+    for (const quote of body.markets) assert.ok(Number.isInteger(quote.price));
+  });
+
+  test('an import while the server runs is refused clearly', () => {
+    const result = runCli(['import', join(dir, 'import.ndjson'), '--data', dir]);
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /server/);
+  });
+
+  test('a key revoked by the CLI is refused within a second', async () => {
+    const list = runCli(['keys', 'list', '--json', '--data', dir]);
+    const keys = JSON.parse(list.stdout) as { id: string; account: string }[];
+    const id = keys.find((k) => k.account === 'acme')!.id;
+    assert.equal(runCli(['keys', 'revoke', id, '--data', dir]).code, 0);
+    await new Promise((r) => setTimeout(r, 1000));
+    const response = await fetch(`${server.baseUrl}/v1/items`, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
+    assert.equal(response.status, 401);
+  });
+});
