@@ -11,6 +11,7 @@ import { createSqliteAccessStore } from './access/sqlite-access-store.ts';
 import { Book } from './book/book.ts';
 import { backfillHistory } from './boot/backfill.ts';
 import { ensureDemoKey } from './boot/demo-key.ts';
+import { chooseFxTable } from './boot/fx-source.ts';
 import { restoreBook } from './boot/restore.ts';
 import { loadCatalogs } from './catalog/index.ts';
 import { acquireServerLock, dataPaths, ensureDataDir } from './cli/data-dir.ts';
@@ -20,7 +21,6 @@ import { buildApp } from './http/app.ts';
 import { ItemsAllCache } from './http/items-all-cache.ts';
 import { startServer } from './http/server.ts';
 import { FetchLog } from './ingest/fetch-log.ts';
-import { DEFAULT_FX, loadFxTable } from './ingest/fx.ts';
 import { createIngestRunner } from './ingest/runner.ts';
 import { marketInfo } from './markets/registry.ts';
 import { createSimAdapters } from './markets/sim/adapters.ts';
@@ -32,7 +32,10 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function startService(config: ServeConfig, clock: Clock = systemClock): Promise<Service> {
+export async function startService(
+  config: ServeConfig,
+  clock: Clock = systemClock,
+): Promise<Service> {
   const logger = pino({ level: config.logLevel });
   const paths = dataPaths(config.dataDir);
   ensureDataDir(paths);
@@ -52,13 +55,17 @@ export async function startService(config: ServeConfig, clock: Clock = systemClo
     closers.push(() => store.close());
 
     const catalogs = loadCatalogs();
-    const fx = config.fxFile ? await loadFxTable(config.fxFile) : DEFAULT_FX;
+    const fx = await chooseFxTable(config, clock.now());
     const book = new Book();
     const restored = await restoreBook(store, book, clock.now());
     logger.info(restored, 'book restored from the store');
 
     if (config.source === 'sim' && config.backfillDays > 0 && (await store.isEmpty())) {
-      const options = { seed: config.seed, days: config.backfillDays, itemLimit: config.backfillItems };
+      const options = {
+        seed: config.seed,
+        days: config.backfillDays,
+        itemLimit: config.backfillItems,
+      };
       await backfillHistory({ ...options, catalogs, fx, book, store, clock });
     }
 
@@ -77,7 +84,16 @@ export async function startService(config: ServeConfig, clock: Clock = systemClo
             ...(config.simItems > 0 ? { universe: config.simItems } : {}),
           })
         : [];
-    const runner = createIngestRunner({ adapters, catalogs, fx, book, store, fetchLog, clock, logger });
+    const runner = createIngestRunner({
+      adapters,
+      catalogs,
+      fx,
+      book,
+      store,
+      fetchLog,
+      clock,
+      logger,
+    });
     closers.push(() => runner.stop());
 
     const itemsAll = new ItemsAllCache({ book, catalog: catalogs.cs2, clock });

@@ -127,6 +127,7 @@ export class Book {
     if (!list) book.sales.set(sale.itemId, (list = []));
     let index = list.length;
     while (index > 0 && list[index - 1]!.soldAt > sale.soldAt) index -= 1;
+    if (isSameSaleAtOrBefore(list, index, sale)) return;
     list.splice(index, 0, sale);
     const horizon = list[list.length - 1]!.soldAt - this.salesRetentionMs;
     let drop = 0;
@@ -143,4 +144,23 @@ export class Book {
     if (current && current.fetchedAt > listing.fetchedAt) return;
     held.set(key, listing);
   }
+}
+
+/** A sale reported again by a later fetch: same market, time, price and quantity. */
+function isSameSaleAtOrBefore(
+  list: readonly SaleRecord[],
+  index: number,
+  sale: SaleRecord,
+): boolean {
+  for (let i = index - 1; i >= 0 && list[i]!.soldAt === sale.soldAt; i -= 1) {
+    const held = list[i]!;
+    if (
+      held.market === sale.market &&
+      held.price === sale.price &&
+      held.quantity === sale.quantity
+    ) {
+      return true;
+    }
+  }
+  return false;
 }

@@ -4,7 +4,10 @@ import { createSqliteAccessStore } from '../access/sqlite-access-store.ts';
 import { systemClock } from '../domain/clock.ts';
 import { dataPaths, ensureDataDir } from './data-dir.ts';
 
-export async function withAdmin<T>(dataDir: string, work: (admin: Admin) => Promise<T>): Promise<T> {
+export async function withAdmin<T>(
+  dataDir: string,
+  work: (admin: Admin) => Promise<T>,
+): Promise<T> {
   const paths = dataPaths(dataDir);
   ensureDataDir(paths);
   const store = createSqliteAccessStore({ path: paths.access });

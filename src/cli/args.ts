@@ -8,7 +8,12 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 export function parseCommandArgs<T extends Options>(argv: string[], options: T, positionals = 0) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true as const, strict: true as const });
+    parsed = parseArgs({
+      args: argv,
+      options,
+      allowPositionals: true as const,
+      strict: true as const,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }

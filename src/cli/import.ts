@@ -27,7 +27,11 @@ function report(file: string, summary: ImportSummary): void {
 }
 
 export async function importCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { ...DATA_OPTION, fx: { type: 'string' } }, 1);
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { ...DATA_OPTION, fx: { type: 'string' } },
+    1,
+  );
   const file = requirePositional(positionals, 0, 'FILE.ndjson');
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
   const paths = dataPaths(values.data);

@@ -16,10 +16,15 @@ import { ApiError } from '../domain/errors.ts';
 import { registerDocs } from './plugins/docs.ts';
 import { methodNotAllowed, RouteTable } from './plugins/method-guard.ts';
 import { requestIdFor } from './plugins/request-id.ts';
+import { aggregationsRoutes } from './routes/aggregations.ts';
+import { arbitrageRoutes } from './routes/arbitrage.ts';
+import { depthRoutes } from './routes/depth.ts';
 import { healthRoutes } from './routes/health.ts';
 import { itemsAllRoutes } from './routes/items-all.ts';
 import { itemsRoutes } from './routes/items.ts';
+import { nbboRoutes } from './routes/nbbo.ts';
 import { pricingRoutes } from './routes/pricing.ts';
+import { recommendationsRoutes } from './routes/recommendations.ts';
 import { statusRoutes } from './routes/status.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -76,5 +81,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   itemsAllRoutes(app, deps);
   statusRoutes(app, deps);
   healthRoutes(app, deps, views);
+  nbboRoutes(app, deps);
+  depthRoutes(app, deps);
+  recommendationsRoutes(app, deps);
+  aggregationsRoutes(app, deps);
+  arbitrageRoutes(app, deps, views);
   return app;
 }

@@ -13,6 +13,7 @@ import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { Feature, Plan } from '../domain/plans.ts';
 import type { FetchRecord } from '../domain/quote.ts';
+import type { FeeModel } from '../markets/fees.ts';
 
 export interface AuthSuccess {
   ok: true;
@@ -94,4 +95,6 @@ export interface AppDeps {
   trustProxy?: boolean | string | string[];
   /** Serve /openapi.json and /docs (default true). */
   docs?: boolean;
+  /** Fee model behind NBBO, recommendations and arbitrage (default DEFAULT_FEE_MODEL). */
+  feeModel?: FeeModel;
 }

@@ -162,7 +162,10 @@ describe('quote rows', () => {
   test('times rendered for a side follow a changed side', () => {
     const quote = ask({ market: 'skinport', prices: [100], fetchedAt: NOW });
     const sides = marketSides([quote]);
-    assert.equal(pricingSnapshot(ITEM, sides, ALL_MARKETS, NOW).markets[0]?.fetchedAt, new Date(NOW).toISOString());
+    assert.equal(
+      pricingSnapshot(ITEM, sides, ALL_MARKETS, NOW).markets[0]?.fetchedAt,
+      new Date(NOW).toISOString(),
+    );
     quote.fetchedAt = NOW - 1000;
     const again = pricingSnapshot(ITEM, sides, ALL_MARKETS, NOW).markets[0];
     assert.equal(again?.fetchedAt, new Date(NOW - 1000).toISOString());

@@ -18,6 +18,7 @@ import { isStale } from '../domain/freshness.ts';
 import type { MarketId } from '../domain/markets.ts';
 import { spreadBps as spreadOf } from '../domain/money.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
+import { quoteSize } from './book-view.ts';
 import { priceStats } from './stats.ts';
 import {
   askSides,
@@ -27,6 +28,9 @@ import {
   selectMarkets,
   type MarketSelection,
 } from './top-of-book.ts';
+
+/** Re-exported for the modules that read it from here (one definition, in book-view.ts). */
+export { quoteSize };
 
 export const MAX_SPREAD_BPS = 10_000;
 
@@ -89,14 +93,6 @@ export interface PricingSnapshot {
 export interface SnapshotItem {
   id: string;
   marketHashName: string;
-}
-
-/** Listings (asks) or orders (bids) behind a side. */
-export function quoteSize(side: SideSnapshot): number {
-  if (side.listingCount !== null) return side.listingCount;
-  let total = 0;
-  for (const level of side.levels) total += level.orders ?? level.quantity;
-  return total;
 }
 
 function bestPrice(side: SideSnapshot): number {

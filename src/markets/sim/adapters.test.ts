@@ -101,6 +101,15 @@ describe('simulated market adapters', () => {
     }
   });
 
+  test('Doppler phase entries are quoted only by markets that carry phases', async () => {
+    const phaseNames = (observations: Observation[]) =>
+      new Set(observations.filter((o) => /Doppler (Phase|Ruby)/.test(o.item)).map((o) => o.item));
+    const steam = adapters.find((a) => a.info.id === 'steamcommunity')!;
+    const buff = adapters.find((a) => a.info.id === 'buff163')!;
+    assert.equal(phaseNames((await fetchAndParse(steam, 'cs2', NOON)).result.observations).size, 0);
+    assert.ok(phaseNames((await fetchAndParse(buff, 'cs2', NOON)).result.observations).size > 0);
+  });
+
   test('asking for a game the market does not list is a permanent error', async () => {
     const buff = adapters.find((a) => a.info.id === 'buff163')!;
     await assert.rejects(buff.fetchRaw({ game: 'rust', now: NOON }), (error: unknown) => {

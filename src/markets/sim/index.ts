@@ -6,5 +6,5 @@
 export { createSimAdapters, SimMarketAdapter, type SimAdapterOptions } from './adapters.ts';
 export { simBackfill, type SimBackfillOptions } from './backfill.ts';
 export type { SimCondition } from './faults.ts';
-export { SIM_FX_BASE, simUsdMicroPerUnit } from './price-model.ts';
+export { SIM_FX_BASE, simFxRates } from './price-model.ts';
 export type { SimCatalogs } from './world.ts';

@@ -19,6 +19,8 @@ export interface SimItem {
   item: CatalogItem;
   name: string;
   key: number;
+  /** Keys of the item's price-noise octaves (precomputed: the model reads them constantly). */
+  noiseKeys: readonly [number, number, number, number, number];
   /** 0 (rarely traded) .. 1 (traded all day). */
   popularity: number;
   refCents: number;
@@ -103,6 +105,7 @@ function toSimItem(seed: number, item: CatalogItem): SimItem {
     item,
     name: item.marketHashName,
     key,
+    noiseKeys: [mix(key, 11), mix(key, 12), mix(key, 13), mix(key, 14), mix(key, 21)],
     popularity: Math.min(1, Math.max(0, popularity)),
     refCents: Math.max(1, refCents),
     floatBand: floatBandOf(item),

@@ -3,13 +3,7 @@ import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE } from '../../domain/clock.ts';
 import { MARKET_IDS } from '../../domain/markets.ts';
 import { MARKET_INFO } from '../registry.ts';
-import {
-  itemMarketKey,
-  simUsdMicroPerUnit,
-  topPrices,
-  trueUsdCents,
-  unitsPerUsd,
-} from './price-model.ts';
+import { itemMarketKey, simFxRates, topPrices, trueUsdCents, unitsPerUsd } from './price-model.ts';
 import { syntheticCatalog, TEST_CATALOGS } from './test-catalog.ts';
 import { createSimWorld } from './world.ts';
 
@@ -98,7 +92,9 @@ describe('price model', () => {
       assert.ok(Math.abs(unitsPerUsd(world.seed, 'EUR', at) / 0.92 - 1) < 0.011);
     }
     assert.equal(unitsPerUsd(world.seed, 'USD', START), 1);
-    assert.equal(simUsdMicroPerUnit(world.seed, 'USD', START), 1_000_000);
-    assert.ok(Math.abs(simUsdMicroPerUnit(world.seed, 'EUR', START) - 1_086_957) < 15_000);
+    const rates = simFxRates(11, START);
+    assert.equal(rates.USD, 1_000_000);
+    assert.ok(Math.abs(rates.EUR! - 1_086_957) < 15_000 && Math.abs(rates.CNY! - 140_845) < 2_000);
+    assert.equal(rates.CNY, Math.round(1_000_000 / unitsPerUsd(world.seed, 'CNY', START)));
   });
 });

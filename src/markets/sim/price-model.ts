@@ -9,7 +9,7 @@ import type { MarketId } from '../../domain/markets.ts';
 import { MICRO } from '../../domain/money.ts';
 import type { SimItem } from './items.ts';
 import { SIM_PROFILES } from './profiles.ts';
-import { hashString, mix, unit, valueNoise } from './random.ts';
+import { hashString, mix, seedKey, unit, valueNoise } from './random.ts';
 import type { SimWorld } from './world.ts';
 
 /** Units of each simulated currency per USD, before drift. */
@@ -23,24 +23,32 @@ export function unitsPerUsd(seed: number, currency: string, timeMs: number): num
   return base * (1 + drift);
 }
 
-/** The simulated world's rate as money.ts wants it: micro-USD per one major unit. */
-export function simUsdMicroPerUnit(seed: number, currency: string, timeMs: number): number {
-  return Math.round(MICRO / unitsPerUsd(seed, currency, timeMs));
+/**
+ * The simulated world's rates at `timeMs` as money.ts wants them (micro-USD per one major
+ * unit), for the seed given to `createSimAdapters`; ingest converts sim prices exactly with it.
+ */
+export function simFxRates(seed: number | string, timeMs: number): Record<string, number> {
+  const key = seedKey(seed);
+  const rates: Record<string, number> = {};
+  for (const currency of Object.keys(SIM_FX_BASE)) {
+    rates[currency] = Math.round(MICRO / unitsPerUsd(key, currency, timeMs));
+  }
+  return rates;
 }
 
 export function trueUsdCents(world: SimWorld, item: SimItem, timeMs: number): number {
-  const key = item.key;
+  const [weekly, daily, hourly, minutely] = item.noiseKeys;
   const mood = 0.03 * valueNoise(world.seed, timeMs, 3 * DAY);
   const wander =
-    0.12 * valueNoise(mix(key, 11), timeMs, 7 * DAY) +
-    0.05 * valueNoise(mix(key, 12), timeMs, DAY) +
-    0.02 * valueNoise(mix(key, 13), timeMs, 2 * HOUR) +
-    0.006 * valueNoise(mix(key, 14), timeMs, 10 * MINUTE);
+    0.12 * valueNoise(weekly, timeMs, 7 * DAY) +
+    0.05 * valueNoise(daily, timeMs, DAY) +
+    0.02 * valueNoise(hourly, timeMs, 2 * HOUR) +
+    0.006 * valueNoise(minutely, timeMs, 10 * MINUTE);
   return item.refCents * Math.exp(mood + wander);
 }
 
 export function halfSpread(item: SimItem, timeMs: number): number {
-  const jitter = 0.004 * valueNoise(mix(item.key, 21), timeMs, HOUR);
+  const jitter = 0.004 * valueNoise(item.noiseKeys[4], timeMs, HOUR);
   return Math.max(0.002, 0.004 + 0.035 * (1 - item.popularity) + jitter);
 }
 

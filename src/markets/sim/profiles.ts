@@ -24,6 +24,22 @@ export interface SimProfile {
   latencyMs: number;
 }
 
+/**
+ * Markets that quote Doppler phases as items of their own (a phase field, paint index, tag or
+ * spliced name, per the reference table); the others only quote the base name.
+ */
+export const PHASE_MARKETS: ReadonlySet<MarketId> = new Set<MarketId>([
+  'buff163',
+  'csfloat',
+  'dmarket',
+  'marketcsgo',
+  'waxpeer',
+  'csdeals',
+  'whitemarket',
+  'lootfarm',
+  'avanmarket',
+]);
+
 const BULK = { ladder: false, countsOrders: false, bidLevel: null } as const;
 
 // prettier-ignore

@@ -1,7 +1,7 @@
 /**
  * One market's book for one item at one time, in the market's native integer units: whether
  * the market lists the item at all (popularity-weighted coverage, rare items flicker out of
- * stock), the ask ladder and listing count, and the bid ladder and order count on bid markets.
+ * stock, Doppler phase entries only where the market quotes phases), the ask ladder and listing count, and the bid ladder and order count on bid markets.
  * Ladder shapes are redrawn every 10 minutes; prices move continuously.
  */
 import { HOUR, MINUTE } from '../../domain/clock.ts';
@@ -10,7 +10,7 @@ import type { RawLevel } from '../../domain/observation.ts';
 import { FORMAT_BY_MARKET } from '../formats/index.ts';
 import type { SimItem } from './items.ts';
 import { topPrices } from './price-model.ts';
-import { SIM_PROFILES } from './profiles.ts';
+import { PHASE_MARKETS, SIM_PROFILES } from './profiles.ts';
 import { mix, mix3, uniform, unit } from './random.ts';
 import type { SimWorld } from './world.ts';
 
@@ -27,6 +27,7 @@ const STOCK_PERIOD_MS = 6 * HOUR;
 const MAX_LEVELS = 10;
 
 export function isListed(market: MarketId, item: SimItem, imKey: number, timeMs: number): boolean {
+  if (item.item.variantOf !== undefined && !PHASE_MARKETS.has(market)) return false;
   const reach = SIM_PROFILES[market].coverage * (0.3 + 0.7 * Math.sqrt(item.popularity));
   if (uniform(imKey, 101) >= reach) return false;
   if (item.popularity >= 0.3) return true;

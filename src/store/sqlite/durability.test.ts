@@ -9,6 +9,7 @@ import { DURABILITY_T0, SIDES_PER_BATCH } from './durability-child.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 const childScript = fileURLToPath(new URL('./durability-child.ts', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-durability-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -19,6 +20,7 @@ const GIVE_UP_MS = 15_000;
 function runAndKillWriter(file: string): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', childScript, file], {
+      cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const reported: number[] = [];

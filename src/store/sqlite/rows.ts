@@ -1,7 +1,8 @@
 /**
- * Record <-> SQLite row mapping. Bulk reads come back as raw arrays (about 40% cheaper than
- * row objects in better-sqlite3); booleans are 0/1, levels a codec BLOB, stickers JSON text. better-sqlite3 binds neither booleans nor
- * undefined, so every parameter list below is numbers, strings, Buffers and nulls only.
+ * Record <-> SQLite row mapping. Bulk reads come back as raw arrays (cheaper than row objects
+ * in better-sqlite3) and repeated names are interned. Booleans are 0/1, levels a codec BLOB,
+ * stickers JSON text. better-sqlite3 binds neither booleans nor undefined, so every parameter
+ * list below holds numbers, strings, Buffers and nulls only.
  */
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
@@ -10,6 +11,24 @@ import type { FetchRecord, ListingRecord, SaleRecord, SideSnapshot } from '../..
 import { decodeLevels, encodeLevelsTransient } from '../level-codec.ts';
 
 type Param = number | string | Buffer | null;
+
+export type Intern = <T extends string | null>(value: T) => T;
+
+/**
+ * Returns one shared instance per distinct string. Each row brings fresh copies of the game,
+ * market, item id and currency; a loaded book keeps them for its lifetime, so sharing them
+ * saves tens of bytes per row (an item id appears once per market and side).
+ */
+export function stringInterner(): Intern {
+  const seen = new Map<string, string>();
+  return <T extends string | null>(value: T): T => {
+    if (value === null) return value;
+    const known = seen.get(value);
+    if (known !== undefined) return known as T;
+    seen.set(value, value);
+    return value;
+  };
+}
 
 /** Column order of SIDE_COLUMNS in statements.ts. */
 export type SideRow = [
@@ -79,20 +98,20 @@ export function sideParams(side: SideSnapshot): Param[] {
   ];
 }
 
-export function sideFromRow(row: SideRow): SideSnapshot {
+export function sideFromRow(row: SideRow, intern: Intern): SideSnapshot {
   return {
-    game: row[0],
-    itemId: row[1],
-    market: row[2],
-    side: row[3],
+    game: intern(row[0]),
+    itemId: intern(row[1]),
+    market: intern(row[2]),
+    side: intern(row[3]),
     levels: decodeLevels(row[4]),
     listingCount: row[5],
     totalQuantity: row[6],
     fetchedAt: row[7],
     ingestedAt: row[8],
     sourceUpdatedAt: row[9],
-    sourceTimeKind: row[10],
-    originalCurrency: row[11],
+    sourceTimeKind: intern(row[10]),
+    originalCurrency: intern(row[11]),
   };
 }
 
@@ -109,16 +128,16 @@ export function saleParams(sale: SaleRecord): Param[] {
   ];
 }
 
-export function saleFromRow(row: SaleRow): SaleRecord {
+export function saleFromRow(row: SaleRow, intern: Intern): SaleRecord {
   return {
-    game: row[0],
-    itemId: row[1],
-    market: row[2],
+    game: intern(row[0]),
+    itemId: intern(row[1]),
+    market: intern(row[2]),
     price: row[3],
     quantity: row[4],
     soldAt: row[5],
     ingestedAt: row[6],
-    originalCurrency: row[7],
+    originalCurrency: intern(row[7]),
   };
 }
 
@@ -142,23 +161,23 @@ export function listingParams(listing: ListingRecord): Param[] {
   ];
 }
 
-export function listingFromRow(row: ListingRow): ListingRecord {
+export function listingFromRow(row: ListingRow, intern: Intern): ListingRecord {
   return {
-    game: row[0],
-    itemId: row[1],
-    market: row[2],
+    game: intern(row[0]),
+    itemId: intern(row[1]),
+    market: intern(row[2]),
     listingId: row[3],
     price: row[4],
     floatValue: row[5],
     paintSeed: row[6],
     paintIndex: row[7],
-    phase: row[8],
+    phase: intern(row[8]),
     inspectLink: row[9],
     stickers: JSON.parse(row[10]) as string[],
     isStatTrak: row[11] === 1,
     fetchedAt: row[12],
     ingestedAt: row[13],
-    originalCurrency: row[14],
+    originalCurrency: intern(row[14]),
   };
 }
 

@@ -1,0 +1,74 @@
+/** Shared benchmark plumbing: child servers, autocannon runs, and ratio reporting. */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+export interface ChildServer {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Spawns `node <args>` and resolves with the URL from its `listening on` line. */
+export function spawnServer(args: string[], timeoutMs = 180_000): Promise<ChildServer> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({
+        url: match[1]!,
+        child,
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited ${code}:\n${output}`)));
+  });
+}
+
+export async function load(
+  url: string,
+  options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: options.connections ?? 50,
+    duration: options.seconds ?? 8,
+    headers: options.headers ?? {},
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function describeLoad(label: string, result: LoadResult): string {
+  return (
+    `${label}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms` +
+    (result.errors || result.non2xx ? `, errors ${result.errors}, non-2xx ${result.non2xx}` : '')
+  );
+}
+
+export function ratio(value: number, baseline: number): string {
+  return baseline > 0 ? (value / baseline).toFixed(2) : 'n/a';
+}

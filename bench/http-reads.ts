@@ -1,0 +1,91 @@
+/**
+ * Key-gated reads through the full auth → plan → quota path on the real `pricing serve` (full
+ * CS2 catalog loaded, simulator quotes), against a bare Fastify hello-world in the same run.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeLoad, load, ratio, spawnServer, type LoadResult } from './harness.ts';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
+const HELLO = join(import.meta.dirname, 'hello-server.ts');
+export const BENCH_ITEM = 'AK-47 | Redline (Field-Tested)';
+
+function cli(args: string[]): string {
+  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`pricing ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** A data dir with an unthrottled Enterprise account (a per-account override). */
+export function prepareBenchAccount(dataDir: string): string {
+  cli([
+    'accounts',
+    'create',
+    'bench',
+    '--plan',
+    'enterprise',
+    '--per-minute',
+    '100000000',
+    '--data',
+    dataDir,
+  ]);
+  return cli(['keys', 'create', '--account', 'bench', '--data', dataDir])
+    .trim()
+    .split('\n')
+    .at(-1)!;
+}
+
+async function waitForQuotes(url: string, key: string): Promise<void> {
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    const response = await fetch(url, { headers: { Authorization: `ApiKey ${key}` } });
+    if (response.ok && ((await response.json()) as { markets: unknown[] }).markets.length > 0)
+      return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('no quotes arrived');
+}
+
+export interface ReadBenchResult {
+  baseline: LoadResult;
+  reads: Record<string, LoadResult>;
+}
+
+export async function benchHttpReads(paths: Record<string, string>): Promise<ReadBenchResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pricing-bench-'));
+  const key = prepareBenchAccount(dataDir);
+  const hello = await spawnServer(['--import', 'tsx', HELLO]);
+  const server = await spawnServer([
+    BIN,
+    'serve',
+    '--port',
+    '0',
+    '--data',
+    dataDir,
+    '--backfill-days',
+    '0',
+    '--log-level',
+    'warn',
+  ]);
+  try {
+    const headers = { Authorization: `ApiKey ${key}` };
+    await waitForQuotes(`${server.url}${Object.values(paths)[0]}`, key);
+    await load(`${hello.url}/hello`, { seconds: 2 });
+    const baseline = await load(`${hello.url}/hello`);
+    console.log(describeLoad('baseline bare Fastify hello-world', baseline));
+    const reads: Record<string, LoadResult> = {};
+    for (const [name, path] of Object.entries(paths)) {
+      await load(`${server.url}${path}`, { seconds: 2, headers });
+      reads[name] = await load(`${server.url}${path}`, { headers });
+      const line = describeLoad(name, reads[name]);
+      console.log(
+        `${line}; ratio vs baseline ${ratio(reads[name].requestsPerSecond, baseline.requestsPerSecond)}`,
+      );
+    }
+    return { baseline, reads };
+  } finally {
+    await server.stop();
+    await hello.stop();
+  }
+}

@@ -1,0 +1,8 @@
+/** `npm run bench`: every benchmark, each reporting a ratio against a baseline from the same run. */
+import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
+
+const item = encodeURIComponent(BENCH_ITEM);
+console.log(`node ${process.version}; 50 connections; 8 s per measurement after a 2 s warm-up`);
+await benchHttpReads({
+  'GET /v1/pricing/:name (auth + quota)': `/v1/pricing/${item}`,
+});
