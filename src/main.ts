@@ -21,9 +21,8 @@ import { buildApp } from './http/app.ts';
 import { ItemsAllCache } from './http/items-all-cache.ts';
 import { startServer } from './http/server.ts';
 import { FetchLog } from './ingest/fetch-log.ts';
-import { createIngestRunner } from './ingest/runner.ts';
+import { startIngestWorker } from './ingest/worker/ingest-host.ts';
 import { marketInfo } from './markets/registry.ts';
-import { createSimAdapters } from './markets/sim/adapters.ts';
 import { createSqlitePriceStore } from './store/sqlite/sqlite-price-store.ts';
 
 export interface Service {
@@ -76,25 +75,21 @@ export async function startService(
     access.startRefresh(250);
     closers.push(() => access.stop());
 
-    const adapters =
-      config.source === 'sim'
-        ? createSimAdapters({
-            seed: config.seed,
-            catalogs,
-            ...(config.simItems > 0 ? { universe: config.simItems } : {}),
-          })
-        : [];
-    const runner = createIngestRunner({
-      adapters,
-      catalogs,
-      fx,
-      book,
-      store,
-      fetchLog,
-      clock,
-      logger,
-    });
-    closers.push(() => runner.stop());
+    if (config.source === 'sim') {
+      const worker = await startIngestWorker({
+        config: {
+          pricesDbPath: paths.prices,
+          seed: config.seed,
+          simItems: config.simItems,
+          fxFile: config.fxFile,
+          logLevel: config.logLevel,
+        },
+        book,
+        fetchLog,
+        onError: (message) => logger.error({ message }, 'ingest worker failed'),
+      });
+      closers.push(() => worker.stop());
+    }
 
     const itemsAll = new ItemsAllCache({ book, catalog: catalogs.cs2, clock });
     closers.push(() => itemsAll.close());
@@ -116,7 +111,6 @@ export async function startService(
     });
     const server = await startServer(app, { port: config.port, host: config.host });
     closers.push(() => server.close());
-    runner.start();
     return { url: server.url, demoKey, close };
   } catch (error) {
     await close();

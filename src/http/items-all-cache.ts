@@ -10,7 +10,8 @@ import { gzip as gzipCallback } from 'node:zlib';
 import type { Book } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Clock } from '../domain/clock.ts';
-import { itemsAllRows } from '../pricing/items-all.ts';
+import type { CatalogItem } from '../domain/item.ts';
+import { ITEMS_ALL_MAX_ROWS, itemsAllRows } from '../pricing/items-all.ts';
 import type { ItemsAllProvider, PreparedPayload } from './deps.ts';
 
 const gzip = promisify(gzipCallback);
@@ -39,20 +40,22 @@ export interface ItemsAllCacheOptions {
   onError?: (error: unknown) => void;
 }
 
-export async function preparePayload(
+export function preparePayload(
   rows: unknown[],
   builtAt: number,
   level = 6,
 ): Promise<PreparedPayload> {
-  const json = Buffer.from(JSON.stringify(rows));
+  return prepareJsonPayload(Buffer.from(JSON.stringify(rows)), rows.length, builtAt, level);
+}
+
+async function prepareJsonPayload(
+  json: Buffer,
+  rowCount: number,
+  builtAt: number,
+  level: number,
+): Promise<PreparedPayload> {
   const hash = createHash('sha256').update(json).digest('base64url').slice(0, 27);
-  return {
-    etag: `"${hash}"`,
-    json,
-    gzip: await gzip(json, { level }),
-    rowCount: rows.length,
-    builtAt,
-  };
+  return { etag: `"${hash}"`, json, gzip: await gzip(json, { level }), rowCount, builtAt };
 }
 
 export class ItemsAllCache implements ItemsAllProvider {
@@ -113,12 +116,41 @@ export class ItemsAllCache implements ItemsAllProvider {
     this.dirty = false;
     this.lastStart = clock.now();
     const sequence = (this.started += 1);
-    const rows = itemsAllRows(catalog.items, (id) => book.sides(catalog.game, id));
-    const payload = await preparePayload(rows, this.lastStart, this.options.gzipLevel ?? 6);
+    const { json, rowCount } = await serializeInSlices(catalog.items, (slice) =>
+      itemsAllRows(slice, (id) => book.sides(catalog.game, id)),
+    );
+    const payload = await prepareJsonPayload(
+      json,
+      rowCount,
+      this.lastStart,
+      this.options.gzipLevel ?? 6,
+    );
     if (sequence > this.published) {
       this.published = sequence;
       this.payload = payload;
     }
     if (this.dirty) this.markDirty();
   }
+}
+
+const SLICE_ITEMS = 1_000;
+
+/**
+ * Builds and stringifies the rows a slice at a time, yielding to the event loop between
+ * slices, so a whole-catalog rebuild never holds up requests for more than a few ms.
+ */
+async function serializeInSlices(
+  items: readonly CatalogItem[],
+  rowsOf: (slice: readonly CatalogItem[]) => unknown[],
+): Promise<{ json: Buffer; rowCount: number }> {
+  const parts: string[] = [];
+  let rowCount = 0;
+  const limited = items.slice(0, ITEMS_ALL_MAX_ROWS);
+  for (let start = 0; start < limited.length; start += SLICE_ITEMS) {
+    const rows = rowsOf(limited.slice(start, start + SLICE_ITEMS));
+    rowCount += rows.length;
+    if (rows.length > 0) parts.push(JSON.stringify(rows).slice(1, -1));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return { json: Buffer.from(`[${parts.join(',')}]`), rowCount };
 }

@@ -30,7 +30,7 @@ export interface IngestRunnerOptions {
   fx: FxTable;
   book: Pick<Book, 'apply'>;
   store: Pick<PriceStore, 'writeBatch' | 'recordFetches'>;
-  fetchLog: FetchLog;
+  fetchLog: Pick<FetchLog, 'append'>;
   clock: Clock;
   logger: IngestLogger;
   /** Games to poll; default: every game with a catalog. */

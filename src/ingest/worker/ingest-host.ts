@@ -1,0 +1,55 @@
+/**
+ * Starts the ingest worker thread and applies what it commits to the HTTP thread's book and
+ * fetch log, one small message at a time.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Book } from '../../book/book.ts';
+import type { FetchLog } from '../fetch-log.ts';
+import type { HostMessage, IngestWorkerConfig, WorkerMessage } from './messages.ts';
+
+export interface IngestWorkerHandle {
+  stop(): Promise<void>;
+}
+
+export interface IngestWorkerOptions {
+  config: IngestWorkerConfig;
+  book: Pick<Book, 'apply'>;
+  fetchLog: Pick<FetchLog, 'append'>;
+  onError: (message: string) => void;
+}
+
+export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestWorkerHandle> {
+  const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
+    workerData: options.config,
+  });
+  let stopped: (() => void) | null = null;
+  return new Promise((resolve, reject) => {
+    const handle: IngestWorkerHandle = {
+      stop: () =>
+        new Promise<void>((done) => {
+          stopped = done;
+          worker.postMessage({ type: 'stop' } satisfies HostMessage);
+        }).then(() => worker.terminate().then(() => undefined)),
+    };
+    worker.on('message', (message: WorkerMessage) => {
+      switch (message.type) {
+        case 'batch':
+          return options.book.apply(message.batch);
+        case 'fetch':
+          return options.fetchLog.append(message.record);
+        case 'ready':
+          return resolve(handle);
+        case 'stopped':
+          return stopped?.();
+        case 'failed':
+          options.onError(message.message);
+          return reject(new Error(message.message));
+      }
+    });
+    worker.on('error', (error) => {
+      options.onError(error.stack ?? String(error));
+      reject(error);
+    });
+    worker.on('exit', () => stopped?.());
+  });
+}

@@ -1,0 +1,33 @@
+/** Messages between the ingest worker thread and the thread that serves HTTP. */
+import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
+
+export interface IngestWorkerConfig {
+  pricesDbPath: string;
+  seed: number;
+  simItems: number;
+  fxFile: string | null;
+  logLevel: string;
+}
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'batch'; batch: IngestBatch }
+  | { type: 'fetch'; record: FetchRecord }
+  | { type: 'stopped' }
+  | { type: 'failed'; message: string };
+
+export type HostMessage = { type: 'stop' };
+
+/** Sides per message: small enough that applying one never stalls the HTTP thread. */
+export const SIDES_PER_MESSAGE = 2_000;
+
+/** Splits a committed batch into messages of at most `size` sides (sales/listings ride along). */
+export function splitBatch(batch: IngestBatch, size = SIDES_PER_MESSAGE): IngestBatch[] {
+  if (batch.sides.length <= size) return [batch];
+  const parts: IngestBatch[] = [];
+  for (let start = 0; start < batch.sides.length; start += size) {
+    parts.push({ sides: batch.sides.slice(start, start + size), sales: [], listings: [] });
+  }
+  parts[0] = { ...parts[0]!, sales: batch.sales, listings: batch.listings };
+  return parts;
+}
