@@ -22,6 +22,7 @@ import { ItemsAllCache } from './http/items-all-cache.ts';
 import { startServer } from './http/server.ts';
 import { FetchLog } from './ingest/fetch-log.ts';
 import { startIngestWorker } from './ingest/worker/ingest-host.ts';
+import { DEFAULT_FEE_MODEL, loadFeeModel } from './markets/fees.ts';
 import { marketInfo } from './markets/registry.ts';
 import { createSqlitePriceStore } from './store/sqlite/sqlite-price-store.ts';
 
@@ -106,6 +107,7 @@ export async function startService(
       fetchHistory: fetchLog,
       marketCadence: (market) => marketInfo(market).cadenceMs,
       itemsAll,
+      feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
       logger,
       trustProxy: config.trustProxy,
     });

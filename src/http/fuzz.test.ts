@@ -14,10 +14,28 @@ const PATHS = [
   '/v2/status/market-latency',
   '/v1/markets/health',
   '/v2/markets/health',
+  '/v1/nbbo',
+  '/v2/nbbo/depth',
+  '/v1/recommendations/',
+  '/v1/aggregations/min-prices',
+  '/v1/arbitrage/opportunities',
   '/v1/',
   '/',
 ];
-const NAMES = ['page', 'perPage', 'search', 'markets', 'game', 'x', ''];
+const NAMES = [
+  'page',
+  'perPage',
+  'search',
+  'markets',
+  'game',
+  'market_hash_name',
+  'id',
+  'depth',
+  'marketHashNames',
+  'sort',
+  'x',
+  '',
+];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'] as const;
 const raw = fc.string({ unit: 'binary', maxLength: 24 });
 const encoded = fc.oneof(

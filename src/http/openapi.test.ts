@@ -14,6 +14,14 @@ const ROUTES = [
   '/v2/status/market-latency',
   '/v1/markets/health',
   '/v2/markets/health',
+  '/v1/nbbo',
+  '/v2/nbbo',
+  '/v1/nbbo/depth',
+  '/v2/nbbo/depth',
+  '/v1/recommendations/{marketHashName}',
+  '/v1/aggregations/min-prices',
+  '/v1/aggregations/max-orders',
+  '/v1/arbitrage/opportunities',
 ];
 
 describe('OpenAPI and docs', () => {
@@ -23,8 +31,9 @@ describe('OpenAPI and docs', () => {
     assert.equal(response.statusCode, 200);
     const document = JSON.parse(response.body);
     assert.equal(document.openapi, '3.1.0');
-    assert.deepEqual(Object.keys(document.paths).sort(), [...ROUTES].sort());
-    for (const route of ROUTES) {
+    const documented = Object.keys(document.paths);
+    for (const route of ROUTES) assert.ok(documented.includes(route), `${route} is documented`);
+    for (const route of documented) {
       const operation = document.paths[route].get;
       assert.ok(operation.responses['200'], route);
       assert.ok(operation.responses['429'], route);

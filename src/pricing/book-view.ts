@@ -66,7 +66,7 @@ export function score4(value: number): number {
 
 /**
  * Listings (asks) or orders (bids) behind a side: the reported count, else the levels' order
- * counts (a level's quantity where it has none). Same rule as the pricing snapshot's quoteSize.
+ * counts (a level's quantity where it has none). The one quoteSize rule of every endpoint.
  */
 export function quoteSize(side: SideSnapshot): number {
   if (side.listingCount !== null) return side.listingCount;

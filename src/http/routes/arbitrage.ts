@@ -117,7 +117,8 @@ export function arbitrageRoutes(app: App, deps: AppDeps, views: BookViews): void
         limit: query.limit,
         minSpreadBps: query.minSpreadBps,
         minNotionalCents: query.minNotionalCents,
-        sort: query.sort,
+        // Type.Unsafe reaches the handler as unknown; ajv has checked the enum.
+        sort: query.sort as ArbitrageSort,
         markets: selection.markets,
       };
       return findOpportunities(candidates, options, feeModel, deps.clock.now());

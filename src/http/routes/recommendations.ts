@@ -26,7 +26,9 @@ export function recommendationsRoutes(app: App, deps: AppDeps): void {
           'Suggested price with its strategy, confidence, liquidity score and unstable reasons. A null suggested_price is a valid answer.',
         security: [{ ApiKey: [] }],
         params: Type.Object({
-          marketHashName: Type.String({ description: 'URL-encoded market hash name or canonical id.' }),
+          marketHashName: Type.String({
+            description: 'URL-encoded market hash name or canonical id.',
+          }),
         }),
         querystring: Type.Object({ markets: Type.Optional(MarketsQuery) }),
         response: { 200: Recommendation, ...errorResponses(...KEY_GATED_ERRORS) },

@@ -5,7 +5,9 @@ import { Timestamp } from './common.ts';
 const rowFields = {
   market_name: Type.String(),
   offers: Type.Integer({ description: 'Listings (asks) or buy orders (bids) behind the quote.' }),
-  price: Type.Integer({ description: 'USD cents: best ask (min-prices) or best bid (max-orders).' }),
+  price: Type.Integer({
+    description: 'USD cents: best ask (min-prices) or best bid (max-orders).',
+  }),
   updated_at: Timestamp('fetchedAt of the quote.'),
   is_stale: Type.Boolean({ description: 'Stale quotes are kept and flagged.' }),
   ingested_at: Timestamp(),

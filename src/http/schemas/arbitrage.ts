@@ -25,7 +25,8 @@ const Opportunity = Type.Object({
   maxTradableQuantity: Type.Integer(),
   estimatedNotionalCents: Type.Integer({ description: 'Buy price × maxTradableQuantity.' }),
   feeNotes: Type.Array(Type.String(), {
-    description: 'Fees applied (assumed ones marked), fee model, `stale_quote:<buy|sell>:<market>`.',
+    description:
+      'Fees applied (assumed ones marked), fee model, `stale_quote:<buy|sell>:<market>`.',
   }),
   freshness: Type.Object({ buyAgeMs: Type.Integer(), sellAgeMs: Type.Integer() }),
   calculatedAt: Timestamp(),

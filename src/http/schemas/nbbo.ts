@@ -21,7 +21,8 @@ const Reasons = Type.Array(StringEnum(EXECUTION_REASONS), {
 export const spreadFields = {
   spreadBps: Nullable(
     Type.Integer({
-      description: '(ask − bid) in bps of the BID; negative when crossed; null with a missing side.',
+      description:
+        '(ask − bid) in bps of the BID; negative when crossed; null with a missing side.',
     }),
   ),
   locked: Type.Boolean({ description: 'Best bid equals best ask.' }),

@@ -28,7 +28,9 @@ export const Recommendation = Type.Object({
   canonical_item_id: Type.String(),
   market_hash_name: Type.String(),
   suggested_price: Nullable(
-    Type.Integer({ description: 'USD cents; null (a valid answer) for no_data and insufficient_support.' }),
+    Type.Integer({
+      description: 'USD cents; null (a valid answer) for no_data and insufficient_support.',
+    }),
   ),
   strategy: StringEnum(STRATEGIES),
   confidence: Score('Strategy base × 0.85 per unstable reason.'),
