@@ -1,0 +1,121 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Redis } from 'ioredis';
+import { createRedisLease, createMemoryLease, leaseOwner } from './lease.ts';
+import { createLeaseKeeper, redisLeases, type LeaseKeeper } from './lease-keeper.ts';
+import { systemClock } from '../domain/clock.ts';
+import type { MarketId } from '../domain/markets.ts';
+import {
+  REDIS_URL,
+  deleteKeys,
+  eventually,
+  needsRedis,
+  testPrefix,
+} from '../events/redis-test-support.ts';
+
+const MARKETS: MarketId[] = ['skinport', 'buff163', 'csfloat', 'dmarket'];
+/** Real-time tests: short leases, generous margins. */
+const TTL = 300;
+const MARGIN = 500;
+
+describe('memory lease', () => {
+  test('is always held', async () => {
+    const lease = createMemoryLease('lease:skinport');
+    assert.equal(await lease.acquire(), true);
+    assert.equal(await lease.renew(), true);
+    await lease.release();
+    assert.equal(await lease.renew(), true);
+  });
+});
+
+describe('Redis lease', needsRedis, () => {
+  let redis: Redis;
+  const prefix = testPrefix();
+  before(() => {
+    redis = new Redis(REDIS_URL);
+  });
+  after(async () => {
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+  });
+
+  test('only the owner renews or releases it', async () => {
+    const key = `${prefix}lease:skinport`;
+    const first = createRedisLease({ redis, key, ttlMs: 60_000, owner: leaseOwner() });
+    const second = createRedisLease({ redis, key, ttlMs: 60_000, owner: leaseOwner() });
+    assert.equal(await first.acquire(), true);
+    assert.equal(await first.acquire(), true, 'acquiring a held lease keeps it');
+    assert.equal(await second.acquire(), false);
+    assert.equal(await second.renew(), false);
+    await second.release();
+    assert.equal(await redis.exists(key), 1, 'a non-owner cannot release');
+    await redis.pexpire(key, 5_000);
+    assert.equal(await first.renew(), true);
+    assert.ok((await redis.pttl(key)) > 50_000, 'renew extends to the full ttl');
+    await first.release();
+    assert.equal(await redis.exists(key), 0);
+    assert.equal(await second.acquire(), true);
+  });
+
+  describe('two keepers on one Redis', () => {
+    const keepers: LeaseKeeper[] = [];
+    const keeperOn = (keyPrefix: string) => {
+      const owner = leaseOwner();
+      const keeper = createLeaseKeeper({
+        markets: MARKETS,
+        lease: redisLeases({ redis, prefix: keyPrefix, ttlMs: TTL, owner }),
+        ttlMs: TTL,
+        clock: systemClock,
+      });
+      keepers.push(keeper);
+      return { keeper, owner };
+    };
+    after(() => {
+      for (const keeper of keepers) keeper.abandon();
+    });
+
+    const exactlyOneHolds = (a: LeaseKeeper, b: LeaseKeeper) =>
+      MARKETS.every((market) => a.holds(market) !== b.holds(market));
+
+    test('each market is held by exactly one; the standby takes over when the holder dies', async () => {
+      const keyPrefix = testPrefix();
+      const first = keeperOn(keyPrefix);
+      const second = keeperOn(keyPrefix);
+      await Promise.all([first.keeper.start(), second.keeper.start()]);
+      assert.ok(exactlyOneHolds(first.keeper, second.keeper));
+      const holders = await Promise.all(MARKETS.map((m) => redis.get(`${keyPrefix}lease:${m}`)));
+      for (const [i, market] of MARKETS.entries()) {
+        const expected = first.keeper.holds(market) ? first.owner : second.owner;
+        assert.equal(holders[i], expected);
+      }
+
+      const [dying, standby] = first.keeper.held().length > 0 ? [first, second] : [second, first];
+      const orphaned = dying.keeper.held();
+      dying.keeper.abandon();
+      const diedAt = performance.now();
+      await eventually(() => orphaned.every((m) => standby.keeper.holds(m)), 5 * TTL, 5);
+      const tookMs = performance.now() - diedAt;
+      console.log(`lease takeover after ${tookMs.toFixed(0)} ms (ttl ${TTL} ms)`);
+      assert.ok(tookMs <= TTL + TTL / 3 + MARGIN, `took ${tookMs} ms`);
+      assert.ok(tookMs >= TTL / 3, 'not before the abandoned leases expired');
+      assert.deepEqual(standby.keeper.held(), MARKETS);
+      await standby.keeper.stop();
+      await deleteKeys(redis, keyPrefix);
+    });
+
+    test('a clean stop hands the markets over at the next retry', async () => {
+      const keyPrefix = testPrefix();
+      const first = keeperOn(keyPrefix);
+      await first.keeper.start();
+      const second = keeperOn(keyPrefix);
+      await second.keeper.start();
+      assert.deepEqual(first.keeper.held(), MARKETS);
+      await first.keeper.stop();
+      assert.equal(await redis.exists(`${keyPrefix}lease:skinport`), 0);
+      const stoppedAt = performance.now();
+      await eventually(() => second.keeper.held().length === MARKETS.length, 5 * TTL, 5);
+      assert.ok(performance.now() - stoppedAt <= TTL / 3 + MARGIN);
+      await second.keeper.stop();
+    });
+  });
+});
