@@ -22,6 +22,8 @@ import { ItemsAllCache } from './http/items-all-cache.ts';
 import { startServer } from './http/server.ts';
 import { FetchLog } from './ingest/fetch-log.ts';
 import { startIngestWorker } from './ingest/worker/ingest-host.ts';
+import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from './ingest/retention.ts';
+import { GAMES } from './domain/games.ts';
 import { DEFAULT_FEE_MODEL, loadFeeModel } from './markets/fees.ts';
 import { marketInfo } from './markets/registry.ts';
 import { createSqlitePriceStore } from './store/sqlite/sqlite-price-store.ts';
@@ -91,6 +93,13 @@ export async function startService(
       });
       closers.push(() => worker.stop());
     }
+
+    const bookRetention = setInterval(() => {
+      const before = clock.now() - DEFAULT_RETENTION.listingsUnseenMs;
+      for (const game of GAMES) book.pruneListings(game, before);
+    }, RETENTION_INTERVAL_MS);
+    bookRetention.unref();
+    closers.push(() => clearInterval(bookRetention));
 
     const itemsAll = new ItemsAllCache({ book, catalog: catalogs.cs2, clock });
     closers.push(() => itemsAll.close());

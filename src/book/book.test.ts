@@ -80,4 +80,33 @@ describe('Book', () => {
     book.apply({ sides: [side(), side({ itemId: 'cs2_b' })], sales: [sale()], listings: [] });
     assert.deepEqual(events, [{ game: 'cs2', items: ['cs2_a', 'cs2_b'], version: 1 }]);
   });
+
+  test('pruneListings drops listings last seen before the cut-off, keeps the rest', () => {
+    const book = new Book();
+    const base = {
+      game: 'cs2' as const,
+      itemId: 'cs2_a',
+      market: 'csfloat' as const,
+      price: 1000,
+      floatValue: null,
+      paintSeed: null,
+      paintIndex: null,
+      phase: null,
+      inspectLink: null,
+      stickers: [],
+      isStatTrak: false,
+      ingestedAt: 0,
+      originalCurrency: 'USD',
+    };
+    const listings = [
+      { ...base, listingId: 'a', fetchedAt: 999 },
+      { ...base, listingId: 'b', fetchedAt: 1_000 },
+    ];
+    book.apply({ sides: [], sales: [], listings });
+    assert.equal(book.pruneListings('cs2', 1_000), 1);
+    assert.deepEqual(
+      book.listings('cs2', 'cs2_a').map((l) => l.listingId),
+      ['b'],
+    );
+  });
 });

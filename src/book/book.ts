@@ -89,6 +89,20 @@ export class Book {
     }
   }
 
+  /** Drops every listing (any item, any market) last seen before `beforeMs`. */
+  pruneListings(game: Game, beforeMs: number): number {
+    let removed = 0;
+    for (const held of this.games[game].listings.values()) {
+      for (const [key, listing] of held) {
+        if (listing.fetchedAt < beforeMs) {
+          held.delete(key);
+          removed += 1;
+        }
+      }
+    }
+    return removed;
+  }
+
   /** Item ids that have at least one quote. */
   quotedItemIds(game: Game): IterableIterator<string> {
     return this.games[game].quotes.keys();

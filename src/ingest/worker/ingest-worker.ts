@@ -12,6 +12,7 @@ import { createSimAdapters } from '../../markets/sim/adapters.ts';
 import { createSqlitePriceStore } from '../../store/sqlite/sqlite-price-store.ts';
 import { chooseFxTable } from '../../boot/fx-source.ts';
 import { resolveServeConfig } from '../../config.ts';
+import { applyRetention, RETENTION_INTERVAL_MS } from '../retention.ts';
 import { createIngestRunner } from '../runner.ts';
 import {
   splitBatch,
@@ -54,11 +55,18 @@ async function run() {
   });
   port.on('message', (message: HostMessage) => {
     if (message.type !== 'stop') return;
+    clearInterval(retention);
     runner
       .stop()
       .then(() => store.close())
       .then(() => post({ type: 'stopped' }));
   });
+  const retention = setInterval(() => {
+    applyRetention(store, systemClock.now()).catch((error: unknown) =>
+      logger.error({ error: String(error) }, 'retention failed'),
+    );
+  }, RETENTION_INTERVAL_MS);
+  retention.unref();
   runner.start();
   post({ type: 'ready' });
 }
