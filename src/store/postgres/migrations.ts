@@ -1,0 +1,114 @@
+/**
+ * The PostgreSQL price schema, as ordered migrations. Append new versions; never edit an
+ * applied one. The history rollups (the HistoryStore port) come next as version 2, with
+ * their time-series tables partitioned like `sales` (see partitions.ts).
+ *
+ * Choices:
+ * - Times are BIGINT milliseconds since the epoch, not timestamptz: timestamptz keeps
+ *   microseconds, so a ms epoch would round-trip only through float seconds and time-zone
+ *   rules. A BIGINT returns the exact number the domain wrote, and compares as cheaply.
+ * - Money is integer cents in BIGINT. Parameters travel as text and PostgreSQL refuses '11.5'
+ *   for an integer column instead of rounding it, so a fractional price cannot be stored; the
+ *   `cents` domain also CHECKs 0 <= price <= 2^53-1 so every stored value reads back exactly
+ *   as a JS number (the pool parses BIGINT to number, refusing anything larger).
+ * - Levels are BYTEA in the shared level codec (level-codec.ts), as in SQLite.
+ * - side_snapshots and listings hold latest state and are rewritten in place: fillfactor 80
+ *   leaves room on each page so an upsert is a HOT update (no index entry for the new row).
+ * - sales and fetch_records are history: PARTITION BY RANGE on their time column, one
+ *   partition per UTC month created on demand before a write touches it, plus a DEFAULT
+ *   partition as a safety net. Retention drops whole months instead of deleting rows.
+ */
+import type { PostgresMigration } from './migrate.ts';
+
+/** Largest integer a JS number holds exactly. */
+const MAX_SAFE = '9007199254740991';
+
+const initialSchema = `
+CREATE DOMAIN epoch_ms AS BIGINT CHECK (VALUE BETWEEN -${MAX_SAFE} AND ${MAX_SAFE});
+CREATE DOMAIN cents AS BIGINT CHECK (VALUE BETWEEN 0 AND ${MAX_SAFE});
+CREATE DOMAIN safe_count AS BIGINT CHECK (VALUE BETWEEN 0 AND ${MAX_SAFE});
+
+CREATE TABLE side_snapshots (
+  game TEXT NOT NULL,
+  market TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  side TEXT NOT NULL CHECK (side IN ('ask', 'bid')),
+  levels BYTEA NOT NULL,
+  listing_count INTEGER,
+  total_quantity safe_count NOT NULL,
+  fetched_at epoch_ms NOT NULL,
+  ingested_at epoch_ms NOT NULL,
+  source_updated_at epoch_ms,
+  source_time_kind TEXT,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, market, item_id, side)
+) WITH (fillfactor = 80);
+
+-- The key is also the dedupe key: a sale fetched twice is stored once.
+CREATE TABLE sales (
+  game TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  sold_at epoch_ms NOT NULL,
+  market TEXT NOT NULL,
+  price cents NOT NULL,
+  quantity INTEGER NOT NULL,
+  ingested_at epoch_ms NOT NULL,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, item_id, sold_at, market, price, quantity)
+) PARTITION BY RANGE (sold_at);
+CREATE INDEX sales_by_time ON sales (game, sold_at);
+CREATE TABLE sales_default PARTITION OF sales DEFAULT;
+
+CREATE TABLE listings (
+  game TEXT NOT NULL,
+  market TEXT NOT NULL,
+  listing_id TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  price cents NOT NULL,
+  float_value DOUBLE PRECISION,
+  paint_seed INTEGER,
+  paint_index INTEGER,
+  phase TEXT,
+  inspect_link TEXT,
+  stickers JSONB NOT NULL,
+  is_stattrak BOOLEAN NOT NULL,
+  fetched_at epoch_ms NOT NULL,
+  ingested_at epoch_ms NOT NULL,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, market, listing_id)
+) WITH (fillfactor = 80);
+CREATE INDEX listings_by_age ON listings (game, market, fetched_at);
+
+-- id keeps records of one startedAt in insertion order.
+CREATE TABLE fetch_records (
+  id BIGSERIAL,
+  market TEXT NOT NULL,
+  game TEXT NOT NULL,
+  started_at epoch_ms NOT NULL,
+  fetched_at epoch_ms NOT NULL,
+  ingested_at epoch_ms,
+  ok BOOLEAN NOT NULL,
+  error_kind TEXT CHECK (error_kind IN ('retryable', 'permanent')),
+  observation_count INTEGER NOT NULL,
+  rejected_count INTEGER NOT NULL,
+  PRIMARY KEY (started_at, id)
+) PARTITION BY RANGE (started_at);
+CREATE TABLE fetch_records_default PARTITION OF fetch_records DEFAULT;
+
+-- One row per event that happens once in a store's life, e.g. 'first_write'.
+CREATE TABLE store_marks (
+  name TEXT PRIMARY KEY,
+  at epoch_ms NOT NULL
+);
+`;
+
+export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'latest sides, partitioned sales, listings, fetch records',
+    sql: initialSchema,
+  },
+];
+
+/** The ledger table of the price store's migrations. */
+export const PRICE_LEDGER = 'schema_migrations';

@@ -1,0 +1,168 @@
+/**
+ * The scaled PriceStore on PostgreSQL (DATABASE_URL), shared by every ingest and API process.
+ *
+ * - init() applies migrations under an advisory lock (migrate.ts) and creates the partitions
+ *   of the current and the next month ahead of time.
+ * - writeBatch() is one transaction: sides and listings de-duplicated by key (the later
+ *   record wins), then one unnest() statement per kind. Before it, the months its sales touch
+ *   get their partitions (partitions.ts). An older snapshot never overwrites a newer one.
+ * - Calls fail within the pool's connect timeout (2 s) when the server is unreachable;
+ *   isUnavailableError() (unavailable.ts) recognises those failures.
+ */
+import { systemClock } from '../../domain/clock.ts';
+import type { Clock } from '../../domain/clock.ts';
+import type { Game } from '../../domain/games.ts';
+import type { MarketId } from '../../domain/markets.ts';
+import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
+import type { PriceStore } from '../price-store.ts';
+import { stringInterner } from '../sqlite/rows.ts';
+import type { Intern } from '../sqlite/rows.ts';
+import { createPool, inTransaction } from './driver.ts';
+import type { Pool, PoolClient, PostgresConnectionOptions } from './driver.ts';
+import { migrate } from './migrate.ts';
+import { PRICE_LEDGER, PRICE_MIGRATIONS } from './migrations.ts';
+import { nextMonthStart, partitionManager } from './partitions.ts';
+import type { PartitionManager } from './partitions.ts';
+import {
+  fetchColumns,
+  fetchFromRow,
+  lastPerKey,
+  listingColumns,
+  listingFromRow,
+  listingKey,
+  saleColumns,
+  saleFromRow,
+  sideColumns,
+  sideFromRow,
+  sideKey,
+} from './rows.ts';
+import type { FetchRow, ListingRow, SaleRow, SideRow } from './rows.ts';
+import * as sql from './statements.ts';
+
+export interface PostgresPriceStoreOptions extends PostgresConnectionOptions {
+  clock?: Clock;
+}
+
+export interface PostgresPriceStore extends PriceStore {
+  /** The connection pool, for diagnostics and tests. */
+  readonly pool: Pool;
+}
+
+function collect<Row, T>(rows: readonly Row[], map: (row: Row, intern: Intern) => T): T[] {
+  const intern = stringInterner();
+  return rows.map((row) => map(row, intern));
+}
+
+function isBatchEmpty(batch: IngestBatch): boolean {
+  return batch.sides.length === 0 && batch.sales.length === 0 && batch.listings.length === 0;
+}
+
+/** Builds every column array first, so a record the codec refuses fails before any I/O. */
+function batchColumns(batch: IngestBatch) {
+  return {
+    sides: batch.sides.length > 0 ? sideColumns(lastPerKey(batch.sides, sideKey)) : null,
+    sales: batch.sales.length > 0 ? saleColumns(batch.sales) : null,
+    listings:
+      batch.listings.length > 0 ? listingColumns(lastPerKey(batch.listings, listingKey)) : null,
+  };
+}
+
+async function writeColumns(
+  client: PoolClient,
+  columns: ReturnType<typeof batchColumns>,
+  now: number,
+): Promise<void> {
+  if (columns.sides) await client.query(sql.upsertSides(columns.sides));
+  if (columns.sales) await client.query(sql.insertSales(columns.sales));
+  if (columns.listings) await client.query(sql.upsertListings(columns.listings));
+  await client.query(sql.markFirstWrite([now]));
+}
+
+export function createPostgresPriceStore(options: PostgresPriceStoreOptions): PostgresPriceStore {
+  const clock = options.clock ?? systemClock;
+  const pool = createPool(options);
+  const salesMonths = partitionManager(pool, { table: 'sales', column: 'sold_at' });
+  const fetchMonths = partitionManager(pool, { table: 'fetch_records', column: 'started_at' });
+  let initialised = false;
+  let closed = false;
+
+  const ready = (): void => {
+    if (!initialised) throw new Error('PostgresPriceStore: call init() first');
+  };
+
+  const ensureAhead = async (months: PartitionManager[]): Promise<void> => {
+    const now = clock.now();
+    for (const table of months) await table.ensure([now, nextMonthStart(now)]);
+  };
+
+  return {
+    pool,
+    async init() {
+      await migrate(pool, {
+        ledger: PRICE_LEDGER,
+        migrations: PRICE_MIGRATIONS,
+        ...(options.schema === undefined ? {} : { schema: options.schema }),
+        now: () => clock.now(),
+      });
+      await ensureAhead([salesMonths, fetchMonths]);
+      initialised = true;
+    },
+    async writeBatch(batch) {
+      ready();
+      if (isBatchEmpty(batch)) return;
+      const columns = batchColumns(batch);
+      await salesMonths.ensure(batch.sales.map((sale) => sale.soldAt));
+      await inTransaction(pool, (client) => writeColumns(client, columns, clock.now()));
+    },
+    async loadSides(game: Game) {
+      ready();
+      const result = await pool.query<SideRow>(sql.selectSides([game]));
+      return collect(result.rows, sideFromRow);
+    },
+    async loadSales(game: Game, sinceMs: number) {
+      ready();
+      const result = await pool.query<SaleRow>(sql.selectSales([game, sinceMs]));
+      return collect(result.rows, saleFromRow);
+    },
+    async loadListings(game: Game) {
+      ready();
+      const result = await pool.query<ListingRow>(sql.selectListings([game]));
+      return collect(result.rows, listingFromRow);
+    },
+    async pruneListings(game: Game, market: MarketId, beforeMs: number) {
+      ready();
+      const result = await pool.query(sql.deleteListingsBefore([game, market, beforeMs]));
+      return result.rowCount ?? 0;
+    },
+    async recordFetches(rows: FetchRecord[]) {
+      ready();
+      if (rows.length === 0) return;
+      await fetchMonths.ensure(rows.map((row) => row.startedAt));
+      await pool.query(sql.insertFetches(fetchColumns(rows)));
+    },
+    async loadFetches(sinceMs: number) {
+      ready();
+      const result = await pool.query<FetchRow>(sql.selectFetches([sinceMs]));
+      return result.rows.map(fetchFromRow);
+    },
+    async prune({ fetchesBeforeMs, salesBeforeMs }) {
+      ready();
+      await fetchMonths.dropMonthsBefore(fetchesBeforeMs);
+      await salesMonths.dropMonthsBefore(salesBeforeMs);
+      await inTransaction(pool, async (client) => {
+        await client.query(sql.deleteFetchesBefore([fetchesBeforeMs]));
+        await client.query(sql.deleteSalesBefore([salesBeforeMs]));
+      });
+    },
+    async isEmpty() {
+      ready();
+      const result = await pool.query<{ written: boolean }>(sql.anythingWritten([]));
+      return result.rows[0]?.written !== true;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * Every SQL statement the PostgreSQL price store runs. Each has a name, so pg prepares it
+ * once per pooled connection and reuses the plan. Bulk writes take one array per column
+ * and unnest() them into rows (the column orders of rows.ts).
+ */
+import type { QueryConfig } from './driver.ts';
+
+type Statement = (values: unknown[]) => QueryConfig;
+
+function statement(name: string, text: string, rowMode?: 'array'): Statement {
+  return (values) => ({ name, text, values, ...(rowMode ? { rowMode } : {}) });
+}
+
+// An older snapshot never replaces a newer one, even when batches commit out of order.
+export const upsertSides = statement(
+  'upsert_sides',
+  `INSERT INTO side_snapshots (game, market, item_id, side, levels, listing_count,
+     total_quantity, fetched_at, ingested_at, source_updated_at, source_time_kind,
+     original_currency)
+   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[],
+     $6::integer[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::text[],
+     $12::text[])
+   ON CONFLICT (game, market, item_id, side) DO UPDATE SET
+     levels = excluded.levels, listing_count = excluded.listing_count,
+     total_quantity = excluded.total_quantity, fetched_at = excluded.fetched_at,
+     ingested_at = excluded.ingested_at, source_updated_at = excluded.source_updated_at,
+     source_time_kind = excluded.source_time_kind,
+     original_currency = excluded.original_currency
+   WHERE excluded.fetched_at >= side_snapshots.fetched_at`,
+);
+
+// A sale seen again keeps its first row (and ingestedAt).
+export const insertSales = statement(
+  'insert_sales',
+  `INSERT INTO sales (game, item_id, sold_at, market, price, quantity, ingested_at,
+     original_currency)
+   SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[],
+     $6::integer[], $7::bigint[], $8::text[])
+   ON CONFLICT DO NOTHING`,
+);
+
+export const upsertListings = statement(
+  'upsert_listings',
+  `INSERT INTO listings (game, market, listing_id, item_id, price, float_value, paint_seed,
+     paint_index, phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at,
+     original_currency)
+   SELECT game, market, listing_id, item_id, price, float_value, paint_seed, paint_index,
+     phase, inspect_link, stickers::jsonb, is_stattrak, fetched_at, ingested_at,
+     original_currency
+   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+     $6::double precision[], $7::integer[], $8::integer[], $9::text[], $10::text[],
+     $11::text[], $12::boolean[], $13::bigint[], $14::bigint[], $15::text[])
+     AS u(game, market, listing_id, item_id, price, float_value, paint_seed, paint_index,
+       phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at, original_currency)
+   ON CONFLICT (game, market, listing_id) DO UPDATE SET
+     item_id = excluded.item_id, price = excluded.price, float_value = excluded.float_value,
+     paint_seed = excluded.paint_seed, paint_index = excluded.paint_index,
+     phase = excluded.phase, inspect_link = excluded.inspect_link,
+     stickers = excluded.stickers, is_stattrak = excluded.is_stattrak,
+     fetched_at = excluded.fetched_at, ingested_at = excluded.ingested_at,
+     original_currency = excluded.original_currency
+   WHERE excluded.fetched_at >= listings.fetched_at`,
+);
+
+// WITH ORDINALITY + ORDER BY: ids follow the order of the records passed in.
+export const insertFetches = statement(
+  'insert_fetches',
+  `INSERT INTO fetch_records (market, game, started_at, fetched_at, ingested_at, ok,
+     error_kind, observation_count, rejected_count)
+   SELECT market, game, started_at, fetched_at, ingested_at, ok, error_kind,
+     observation_count, rejected_count
+   FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[],
+     $6::boolean[], $7::text[], $8::integer[], $9::integer[])
+     WITH ORDINALITY AS u(market, game, started_at, fetched_at, ingested_at, ok, error_kind,
+       observation_count, rejected_count, position)
+   ORDER BY position`,
+);
+
+export const markFirstWrite = statement(
+  'mark_first_write',
+  `INSERT INTO store_marks (name, at) VALUES ('first_write', $1) ON CONFLICT DO NOTHING`,
+);
+
+export const selectSides = statement(
+  'select_sides',
+  `SELECT game, item_id, market, side, levels, listing_count, total_quantity, fetched_at,
+     ingested_at, source_updated_at, source_time_kind, original_currency
+   FROM side_snapshots WHERE game = $1`,
+  'array',
+);
+
+export const selectSales = statement(
+  'select_sales',
+  `SELECT game, item_id, market, price, quantity, sold_at, ingested_at, original_currency
+   FROM sales WHERE game = $1 AND sold_at >= $2 ORDER BY sold_at`,
+  'array',
+);
+
+export const selectListings = statement(
+  'select_listings',
+  `SELECT game, item_id, market, listing_id, price, float_value, paint_seed, paint_index,
+     phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at, original_currency
+   FROM listings WHERE game = $1`,
+  'array',
+);
+
+export const selectFetches = statement(
+  'select_fetches',
+  `SELECT market, game, started_at, fetched_at, ingested_at, ok, error_kind,
+     observation_count, rejected_count
+   FROM fetch_records WHERE started_at >= $1 ORDER BY started_at, id`,
+  'array',
+);
+
+export const deleteListingsBefore = statement(
+  'delete_listings_before',
+  'DELETE FROM listings WHERE game = $1 AND market = $2 AND fetched_at < $3',
+);
+
+export const deleteSalesBefore = statement(
+  'delete_sales_before',
+  'DELETE FROM sales WHERE sold_at < $1',
+);
+
+export const deleteFetchesBefore = statement(
+  'delete_fetches_before',
+  'DELETE FROM fetch_records WHERE started_at < $1',
+);
+
+export const anythingWritten = statement(
+  'anything_written',
+  `SELECT EXISTS (SELECT 1 FROM store_marks WHERE name = 'first_write')
+     OR EXISTS (SELECT 1 FROM side_snapshots)
+     OR EXISTS (SELECT 1 FROM sales)
+     OR EXISTS (SELECT 1 FROM listings) AS written`,
+);
