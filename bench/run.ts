@@ -1,10 +1,20 @@
 /** `npm run bench`: every benchmark, each reporting a ratio against a baseline from the same run. */
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
+import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-out.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
+const { DATABASE_URL, REDIS_URL } = process.env;
+
 console.log(`node ${process.version}; 50 connections; 8 s per measurement after a 2 s warm-up`);
+console.log(
+  '\n## Key-gated reads through auth + plan + quota, full CS2 catalog, simulator running',
+);
 await benchHttpReads({
-  'GET /v1/pricing/:name (auth + quota)': `/v1/pricing/${item}`,
-  'GET /v1/nbbo?market_hash_name= (auth + quota)': `/v1/nbbo?market_hash_name=${item}`,
-  'GET /v1/nbbo/depth?market_hash_name= (auth + quota)': `/v1/nbbo/depth?market_hash_name=${item}`,
+  'GET /v1/pricing/:name': `/v1/pricing/${item}`,
+  'GET /v1/nbbo?market_hash_name=': `/v1/nbbo?market_hash_name=${item}`,
+  'GET /v1/nbbo/depth?market_hash_name=': `/v1/nbbo/depth?market_hash_name=${item}`,
 });
+console.log('\n## Scale-out primitives');
+await benchQuotaStores(REDIS_URL);
+await benchPropagation(REDIS_URL);
+await benchStoreIngest(DATABASE_URL);
