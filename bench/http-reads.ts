@@ -10,6 +10,7 @@ import { describeLoad, load, ratio, spawnServer, type LoadResult } from './harne
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const HELLO = join(import.meta.dirname, 'hello-server.ts');
+const SETTLE_MS = 20_000;
 export const BENCH_ITEM = 'AK-47 | Redline (Field-Tested)';
 
 function cli(args: string[]): string {
@@ -71,6 +72,8 @@ export async function benchHttpReads(paths: Record<string, string>): Promise<Rea
   try {
     const headers = { Authorization: `ApiKey ${key}` };
     await waitForQuotes(`${server.url}${Object.values(paths)[0]}`, key);
+    // Let the first polling wave (every market's whole catalog at once) settle: steady state.
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
     await load(`${hello.url}/hello`, { seconds: 2 });
     const baseline = await load(`${hello.url}/hello`);
     console.log(describeLoad('baseline bare Fastify hello-world', baseline));
