@@ -17,8 +17,12 @@ export interface ChildServer {
 }
 
 /** Spawns `node <args>` and resolves with the URL from its `listening on` line. */
-export function spawnServer(args: string[], timeoutMs = 180_000): Promise<ChildServer> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnServer(
+  args: string[],
+  timeoutMs = 180_000,
+  env: NodeJS.ProcessEnv = embeddedEnv(),
+): Promise<ChildServer> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), timeoutMs);
@@ -41,6 +45,14 @@ export function spawnServer(args: string[], timeoutMs = 180_000): Promise<ChildS
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`server exited ${code}:\n${output}`)));
   });
+}
+
+/** The environment without DATABASE_URL / REDIS_URL: the embedded default deployment. */
+export function embeddedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  return env;
 }
 
 export async function load(

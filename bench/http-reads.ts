@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeLoad, load, ratio, spawnServer, type LoadResult } from './harness.ts';
+import { describeLoad, embeddedEnv, load, ratio, spawnServer, type LoadResult } from './harness.ts';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const HELLO = join(import.meta.dirname, 'hello-server.ts');
@@ -14,7 +14,10 @@ const SETTLE_MS = 20_000;
 export const BENCH_ITEM = 'AK-47 | Redline (Field-Tested)';
 
 function cli(args: string[]): string {
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    env: embeddedEnv(),
+  });
   if (result.status !== 0) throw new Error(`pricing ${args.join(' ')} failed: ${result.stderr}`);
   return result.stdout;
 }

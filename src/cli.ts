@@ -4,8 +4,10 @@ import { UsageError } from './cli/args.ts';
 const USAGE = `usage: pricing <command> [options]
 
 commands:
-  serve [--port 8080] [--host 127.0.0.1] [--data ./data] [--source sim|none] [--seed N]
-        [--backfill-days 7] [--backfill-items 300] [--sim-items N] [--fx FILE] [--fees FILE]
+  serve [--role all|api|ingest] [--port 8080] [--host 127.0.0.1] [--data ./data]
+        [--source sim|none] [--seed N] [--backfill-days 7] [--backfill-items 300] [--sim-items N]
+        [--fx FILE] [--fees FILE] [--log-level info] [--database-url URL] [--pg-schema NAME]
+        [--redis-url URL] [--redis-prefix P] [--lease-ms 15000]
   accounts create NAME --plan developer|pro|enterprise [--per-minute N] [--monthly N] [--data DIR]
   accounts set NAME [--plan P] [--status active|inactive|expired] [--per-minute N|none]
                     [--monthly N|none] [--data DIR]
@@ -14,6 +16,9 @@ commands:
   keys revoke KEY_ID [--data DIR]
   keys list [--json] [--data DIR]
   import FILE.ndjson [--data DIR]
+
+accounts, keys and import also take --database-url URL and --pg-schema NAME (PostgreSQL instead
+of the SQLite files under --data); the environment variables DATABASE_URL and REDIS_URL apply too.
 `;
 
 type Handler = (argv: string[]) => Promise<number | void>;

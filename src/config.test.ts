@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, resolveServeConfig } from './config.ts';
+import { ConfigError, resolveServeConfig, resolveStoreConfig } from './config.ts';
 
 describe('resolveServeConfig', () => {
   test('defaults', () => {
@@ -21,5 +21,67 @@ describe('resolveServeConfig', () => {
     assert.throws(() => resolveServeConfig({ port: 'abc' }, {}), ConfigError);
     assert.throws(() => resolveServeConfig({ source: 'live' }, {}), /source/);
     assert.throws(() => resolveServeConfig({ port: '70000' }, {}), /port/);
+  });
+
+  test('scale-out defaults: role all, embedded stores, memory quotas', () => {
+    const config = resolveServeConfig({}, {});
+    assert.equal(config.role, 'all');
+    assert.equal(config.databaseUrl, null);
+    assert.equal(config.redisUrl, null);
+    assert.equal(config.pgSchema, 'public');
+    assert.equal(config.redisPrefix, 'pricing:');
+    assert.equal(config.leaseMs, 15_000);
+  });
+
+  test('DATABASE_URL and REDIS_URL configure every role; flags win', () => {
+    const env = { DATABASE_URL: 'postgres://db/prices', REDIS_URL: 'redis://cache:6379' };
+    const all = resolveServeConfig({}, env);
+    assert.equal(all.databaseUrl, 'postgres://db/prices');
+    assert.equal(all.redisUrl, 'redis://cache:6379');
+    const api = resolveServeConfig({ role: 'api', redisUrl: 'redis://other:6379' }, env);
+    assert.equal(api.role, 'api');
+    assert.equal(api.redisUrl, 'redis://other:6379');
+    const ingest = resolveServeConfig(
+      { role: 'ingest', leaseMs: '1500' },
+      { ...env, PRICING_PG_SCHEMA: 'pricing_a', PRICING_REDIS_PREFIX: 'a:' },
+    );
+    assert.equal(ingest.leaseMs, 1500);
+    assert.equal(ingest.pgSchema, 'pricing_a');
+    assert.equal(ingest.redisPrefix, 'a:');
+  });
+
+  test('an empty variable counts as unset', () => {
+    assert.equal(resolveServeConfig({}, { DATABASE_URL: '', REDIS_URL: '' }).databaseUrl, null);
+  });
+
+  test('api and ingest need both PostgreSQL and Redis, and say so', () => {
+    assert.throws(() => resolveServeConfig({ role: 'ingest' }, {}), /DATABASE_URL.*REDIS_URL/);
+    assert.throws(
+      () => resolveServeConfig({ role: 'api' }, { DATABASE_URL: 'postgres://db/x' }),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        /REDIS_URL/.test(error.message) &&
+        !/DATABASE_URL/.test(error.message),
+    );
+    assert.throws(() => resolveServeConfig({ role: 'web' }, {}), /role/);
+  });
+
+  test('bad schema names and lease periods are refused', () => {
+    assert.throws(() => resolveServeConfig({ pgSchema: 'Drop Table' }, {}), /pgSchema/);
+    assert.throws(() => resolveServeConfig({ leaseMs: '10' }, {}), /leaseMs/);
+  });
+
+  test('the admin commands read the same store settings', () => {
+    const config = resolveStoreConfig(
+      { dataDir: '/srv/pricing' },
+      { DATABASE_URL: 'postgres://db/x' },
+    );
+    assert.deepEqual(config, {
+      dataDir: '/srv/pricing',
+      databaseUrl: 'postgres://db/x',
+      pgSchema: 'public',
+      redisUrl: null,
+      redisPrefix: 'pricing:',
+    });
   });
 });

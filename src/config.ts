@@ -1,14 +1,37 @@
 /**
  * One schema for flags and environment, validated once at boot and typed everywhere.
- * Flags win over environment variables, which win over defaults.
+ * Flags win over environment variables, which win over defaults. DATABASE_URL and REDIS_URL
+ * are honoured in every role: set, they move the stores to PostgreSQL and the quotas (and
+ * change events, leases) to Redis; unset, everything stays embedded under the data dir.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
+export const ROLES = ['all', 'api', 'ingest'] as const;
+export type Role = (typeof ROLES)[number];
+
+const optionalUrl = Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null });
+
+/** Where state lives: shared by `serve` and the admin commands (accounts, keys, import). */
+const STORE_FIELDS = {
+  dataDir: Type.String({ minLength: 1, default: './data' }),
+  databaseUrl: optionalUrl,
+  pgSchema: Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', default: 'public' }),
+  redisUrl: optionalUrl,
+  redisPrefix: Type.String({ minLength: 1, maxLength: 100, default: 'pricing:' }),
+};
+
+export const StoreConfigSchema = Type.Object(STORE_FIELDS);
+export type StoreConfig = Static<typeof StoreConfigSchema>;
+
 export const ServeConfigSchema = Type.Object({
+  role: Type.Union(
+    ROLES.map((role) => Type.Literal(role)),
+    { default: 'all' },
+  ),
   port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   host: Type.String({ minLength: 1, default: '127.0.0.1' }),
-  dataDir: Type.String({ minLength: 1, default: './data' }),
+  ...STORE_FIELDS,
   source: Type.Union([Type.Literal('sim'), Type.Literal('none')], { default: 'sim' }),
   seed: Type.Integer({ default: 42 }),
   backfillDays: Type.Number({ minimum: 0, maximum: 90, default: 7 }),
@@ -21,13 +44,19 @@ export const ServeConfigSchema = Type.Object({
     { default: 'info' },
   ),
   trustProxy: Type.Boolean({ default: false }),
+  leaseMs: Type.Integer({ minimum: 300, maximum: 600_000, default: 15_000 }),
 });
 export type ServeConfig = Static<typeof ServeConfigSchema>;
 
 const ENV_KEYS: Record<keyof ServeConfig, string> = {
+  role: 'PRICING_ROLE',
   port: 'PORT',
   host: 'HOST',
   dataDir: 'PRICING_DATA',
+  databaseUrl: 'DATABASE_URL',
+  pgSchema: 'PRICING_PG_SCHEMA',
+  redisUrl: 'REDIS_URL',
+  redisPrefix: 'PRICING_REDIS_PREFIX',
   source: 'PRICING_SOURCE',
   seed: 'PRICING_SEED',
   backfillDays: 'PRICING_BACKFILL_DAYS',
@@ -37,26 +66,61 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   feesFile: 'PRICING_FEES_FILE',
   logLevel: 'LOG_LEVEL',
   trustProxy: 'TRUST_PROXY',
+  leaseMs: 'PRICING_LEASE_MS',
 };
 
 export class ConfigError extends Error {}
 
-/** Merges flags over env over defaults, converts types, and validates against the schema. */
-export function resolveServeConfig(
-  flags: Partial<Record<keyof ServeConfig, string | boolean | undefined>>,
-  env: NodeJS.ProcessEnv = process.env,
-): ServeConfig {
+type Flags<T> = Partial<Record<keyof T, string | boolean | undefined>>;
+
+function resolve<S extends TObject>(
+  schema: S,
+  flags: Flags<Static<S>>,
+  env: NodeJS.ProcessEnv,
+): Static<S> {
   const raw: Record<string, unknown> = {};
-  for (const key of Object.keys(ENV_KEYS) as (keyof ServeConfig)[]) {
+  for (const key of Object.keys(schema.properties) as (keyof Static<S> & keyof ServeConfig)[]) {
     const value = flags[key] ?? env[ENV_KEYS[key]];
     if (value !== undefined && value !== '') raw[key] = value;
   }
-  const withDefaults = Value.Default(ServeConfigSchema, raw);
-  const converted = Value.Convert(ServeConfigSchema, withDefaults);
-  const errors = [...Value.Errors(ServeConfigSchema, converted)];
+  const withDefaults = Value.Default(schema, raw);
+  const converted = Value.Convert(schema, withDefaults);
+  const errors = [...Value.Errors(schema, converted)];
   if (errors.length > 0) {
     const messages = errors.map((e) => `${e.path.slice(1) || 'config'}: ${e.message}`);
     throw new ConfigError(`invalid configuration: ${[...new Set(messages)].join('; ')}`);
   }
-  return converted as ServeConfig;
+  return converted as Static<S>;
+}
+
+/** The split roles share state through PostgreSQL and talk through Redis: both are required. */
+function checkRole(config: ServeConfig): void {
+  if (config.role === 'all') return;
+  const missing = [
+    config.databaseUrl === null ? 'DATABASE_URL (--database-url)' : null,
+    config.redisUrl === null ? 'REDIS_URL (--redis-url)' : null,
+  ].filter((name) => name !== null);
+  if (missing.length === 0) return;
+  throw new ConfigError(
+    `invalid configuration: role ${config.role} requires ${missing.join(' and ')}: ingest and ` +
+      'API processes share the store through PostgreSQL and changes through Redis',
+  );
+}
+
+/** Merges flags over env over defaults, converts types, and validates against the schema. */
+export function resolveServeConfig(
+  flags: Flags<ServeConfig>,
+  env: NodeJS.ProcessEnv = process.env,
+): ServeConfig {
+  const config = resolve(ServeConfigSchema, flags, env);
+  checkRole(config);
+  return config;
+}
+
+/** The store settings alone, for the admin commands. */
+export function resolveStoreConfig(
+  flags: Flags<StoreConfig>,
+  env: NodeJS.ProcessEnv = process.env,
+): StoreConfig {
+  return resolve(StoreConfigSchema, flags, env);
 }

@@ -1,4 +1,9 @@
-/** Runs the real `pricing` CLI in child processes for end-to-end tests. */
+/**
+ * Runs the real `pricing` CLI in child processes for end-to-end tests. Children get the test
+ * runner's environment WITHOUT DATABASE_URL and REDIS_URL (CI sets both for the suites that
+ * need the servers; the embedded end-to-end tests must not move onto them) unless a test passes
+ * its own `env`.
+ */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +15,20 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'pricing-e2e-'));
 }
 
-export function runCli(args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', timeout: 60_000 });
+/** The environment for children: embedded defaults plus whatever `extra` sets. */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  return { ...env, ...extra };
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv = childEnv()) {
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    env,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -22,10 +39,31 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `pricing serve` on a free port and resolves once it prints its listening line. */
-export function startServer(args: string[], timeoutMs = 90_000): Promise<RunningServer> {
+export interface StartOptions {
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  /** What the child prints once it is up (default: the HTTP roles' listening line). */
+  ready?: RegExp;
+}
+
+const LISTENING = /listening on (http:\/\/[^\s]+)/;
+
+/**
+ * Starts `pricing serve` on a free port and resolves once it prints its ready line; `baseUrl`
+ * is the listening URL (empty for the ingest role).
+ */
+export function startServer(
+  args: string[],
+  options: StartOptions | number = {},
+): Promise<RunningServer> {
+  const {
+    timeoutMs = 90_000,
+    env = childEnv(),
+    ready = LISTENING,
+  } = typeof options === 'number' ? { timeoutMs: options } : options;
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env,
   });
   let output = '';
   return new Promise((resolve, reject) => {
@@ -35,16 +73,19 @@ export function startServer(args: string[], timeoutMs = 90_000): Promise<Running
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output);
-      if (!match) return;
+      if (!ready.test(output)) return;
       clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.stderr!.off('data', onData);
+      child.stdout!.on('data', (more: Buffer) => (output += more.toString()));
+      child.stderr!.on('data', (more: Buffer) => (output += more.toString()));
       resolve({
         child,
-        baseUrl: match[1]!,
+        baseUrl: LISTENING.exec(output)?.[1] ?? '',
         output: () => output,
         stop: (signal = 'SIGTERM') =>
           new Promise((done) => {
-            if (child.exitCode !== null) return done(child.exitCode);
+            if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
             child.once('exit', (code) => done(code));
             child.kill(signal);
           }),

@@ -19,7 +19,7 @@ export interface BackfillOptions {
   stepMs?: number;
   catalogs: Record<Game, Catalog>;
   fx: FxTable;
-  book: Book;
+  book: Pick<Book, 'apply'>;
   store: PriceStore;
   clock: Clock;
 }

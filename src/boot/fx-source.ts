@@ -7,7 +7,10 @@ import type { ServeConfig } from '../config.ts';
 import { DEFAULT_FX, loadFxTable, type FxTable } from '../ingest/fx.ts';
 import { simFxRates } from '../markets/sim/price-model.ts';
 
-export async function chooseFxTable(config: ServeConfig, now: number): Promise<FxTable> {
+export async function chooseFxTable(
+  config: Pick<ServeConfig, 'fxFile' | 'source' | 'seed'>,
+  now: number,
+): Promise<FxTable> {
   if (config.fxFile) return loadFxTable(config.fxFile);
   if (config.source !== 'sim') return DEFAULT_FX;
   const simulated = simFxRates(config.seed, now);

@@ -6,7 +6,11 @@ import type { PriceStore } from '../store/price-store.ts';
 
 export const SALES_IN_MEMORY_MS = 90 * DAY;
 
-export async function restoreBook(store: PriceStore, book: Book, now: number) {
+export async function restoreBook(
+  store: Pick<PriceStore, 'loadSides' | 'loadSales' | 'loadListings'>,
+  book: Book,
+  now: number,
+) {
   const counts = { sides: 0, sales: 0, listings: 0 };
   for (const game of GAMES) {
     const sides = await store.loadSides(game);

@@ -1,7 +1,13 @@
 /** `pricing accounts create|set|list`. */
 import type { Account } from '../access/access-store.ts';
 import { iso } from '../domain/clock.ts';
-import { DATA_OPTION, parseCommandArgs, requirePositional, UsageError } from './args.ts';
+import {
+  STORE_OPTIONS,
+  parseCommandArgs,
+  storeConfigFrom,
+  requirePositional,
+  UsageError,
+} from './args.ts';
 import { withAdmin } from './admin-session.ts';
 
 const LIMIT_OPTIONS = {
@@ -22,12 +28,12 @@ function describe(account: Account): string {
 async function create(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { ...DATA_OPTION, ...LIMIT_OPTIONS, plan: { type: 'string' } },
+    { ...STORE_OPTIONS, ...LIMIT_OPTIONS, plan: { type: 'string' } },
     1,
   );
   const name = requirePositional(positionals, 0, 'account NAME');
   if (!values.plan) throw new UsageError('--plan developer|pro|enterprise is required');
-  const account = await withAdmin(values.data, (admin) =>
+  const account = await withAdmin(storeConfigFrom(values), (admin) =>
     admin.createAccount(name, values.plan!, {
       perMinute: values['per-minute'],
       monthly: values.monthly,
@@ -39,11 +45,11 @@ async function create(argv: string[]): Promise<void> {
 async function set(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { ...DATA_OPTION, ...LIMIT_OPTIONS, plan: { type: 'string' }, status: { type: 'string' } },
+    { ...STORE_OPTIONS, ...LIMIT_OPTIONS, plan: { type: 'string' }, status: { type: 'string' } },
     1,
   );
   const name = requirePositional(positionals, 0, 'account NAME');
-  const account = await withAdmin(values.data, (admin) =>
+  const account = await withAdmin(storeConfigFrom(values), (admin) =>
     admin.setAccount(name, {
       plan: values.plan,
       status: values.status,
@@ -55,8 +61,8 @@ async function set(argv: string[]): Promise<void> {
 }
 
 async function list(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, { ...DATA_OPTION, json: { type: 'boolean' } });
-  const accounts = await withAdmin(values.data, (admin) => admin.listAccounts());
+  const { values } = parseCommandArgs(argv, { ...STORE_OPTIONS, json: { type: 'boolean' } });
+  const accounts = await withAdmin(storeConfigFrom(values), (admin) => admin.listAccounts());
   if (values.json) {
     console.log(JSON.stringify(accounts.map((a) => ({ ...a, createdAt: iso(a.createdAt) }))));
     return;

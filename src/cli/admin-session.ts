@@ -1,16 +1,17 @@
-/** Opens the access store of a data dir for one CLI command and closes it afterwards. */
+/**
+ * Opens the access store the configuration names (PostgreSQL with DATABASE_URL, else SQLite in
+ * the data dir) for one CLI command and closes it afterwards.
+ */
 import { createAdmin, type Admin } from '../access/admin.ts';
-import { createSqliteAccessStore } from '../access/sqlite-access-store.ts';
+import { createAccessStore } from '../boot/stores.ts';
+import type { StoreConfig } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
-import { dataPaths, ensureDataDir } from './data-dir.ts';
 
 export async function withAdmin<T>(
-  dataDir: string,
+  config: StoreConfig,
   work: (admin: Admin) => Promise<T>,
 ): Promise<T> {
-  const paths = dataPaths(dataDir);
-  ensureDataDir(paths);
-  const store = createSqliteAccessStore({ path: paths.access });
+  const store = createAccessStore(config, systemClock);
   try {
     await store.init();
     return await work(createAdmin({ store, clock: systemClock }));

@@ -1,5 +1,6 @@
 /** Thin wrapper over node:util parseArgs that turns its exceptions into usage errors. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError, resolveStoreConfig, type StoreConfig } from '../config.ts';
 
 export class UsageError extends Error {}
 
@@ -37,4 +38,28 @@ export function parsePositiveInt(value: string | undefined, flag: string): numbe
   return Number(value);
 }
 
-export const DATA_OPTION = { data: { type: 'string' as const, default: './data' } };
+/** Where the admin commands find state: the same flags and env as `serve` (config.ts). */
+export const STORE_OPTIONS = {
+  data: { type: 'string' as const },
+  'database-url': { type: 'string' as const },
+  'pg-schema': { type: 'string' as const },
+  'redis-url': { type: 'string' as const },
+  'redis-prefix': { type: 'string' as const },
+};
+
+type StoreFlags = Partial<Record<keyof typeof STORE_OPTIONS, string | boolean | undefined>>;
+
+export function storeConfigFrom(values: StoreFlags): StoreConfig {
+  try {
+    return resolveStoreConfig({
+      dataDir: values.data,
+      databaseUrl: values['database-url'],
+      pgSchema: values['pg-schema'],
+      redisUrl: values['redis-url'],
+      redisPrefix: values['redis-prefix'],
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}

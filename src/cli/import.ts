@@ -1,16 +1,30 @@
 /**
  * `pricing import FILE.ndjson`: loads observations through the normal ingest path into the
- * data dir's store. Refused while a server holds the data dir (its book would not see them).
+ * configured store. SQLite: refused while a server holds the data dir (its in-memory book would
+ * not see them). PostgreSQL: allowed while servers run; with REDIS_URL each committed chunk is
+ * also published on the change bus, so running API processes apply it at once (without Redis
+ * they see it after their next reload or restart).
  */
 import { existsSync } from 'node:fs';
+import pino from 'pino';
+import { createChangePublisher } from '../boot/change-publisher.ts';
+import { createPriceStore } from '../boot/stores.ts';
 import { loadCatalogs } from '../catalog/index.ts';
+import type { StoreConfig } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
+import { createRedisChangeBus } from '../events/redis-change-bus.ts';
 import { DEFAULT_FX, loadFxTable } from '../ingest/fx.ts';
 import { importFile, type ImportSummary } from '../ingest/import-file.ts';
-import { createSqlitePriceStore } from '../store/sqlite/sqlite-price-store.ts';
+import { leaseOwner } from '../ingest/lease.ts';
 import { Book } from '../book/book.ts';
-import { DATA_OPTION, parseCommandArgs, requirePositional, UsageError } from './args.ts';
-import { dataPaths, ensureDataDir, runningServerPid } from './data-dir.ts';
+import {
+  STORE_OPTIONS,
+  parseCommandArgs,
+  requirePositional,
+  storeConfigFrom,
+  UsageError,
+} from './args.ts';
+import { dataPaths, runningServerPid } from './data-dir.ts';
 
 function report(file: string, summary: ImportSummary): void {
   for (const rejection of summary.rejected) {
@@ -26,15 +40,9 @@ function report(file: string, summary: ImportSummary): void {
   );
 }
 
-export async function importCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    argv,
-    { ...DATA_OPTION, fx: { type: 'string' } },
-    1,
-  );
-  const file = requirePositional(positionals, 0, 'FILE.ndjson');
-  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-  const paths = dataPaths(values.data);
+function refuseWhileServing(config: StoreConfig): void {
+  if (config.databaseUrl !== null) return;
+  const paths = dataPaths(config.dataDir);
   const pid = runningServerPid(paths);
   if (pid !== null) {
     throw new Error(
@@ -42,21 +50,54 @@ export async function importCommand(argv: string[]): Promise<number> {
         `or import into another data dir (its in-memory book would not see the new data)`,
     );
   }
-  ensureDataDir(paths);
-  const store = createSqlitePriceStore({ path: paths.prices });
+}
+
+/** Where committed chunks go besides the store: the change bus when there is one. */
+function changeSink(config: StoreConfig): {
+  sink: Pick<Book, 'apply'>;
+  close(): Promise<void>;
+} {
+  if (config.databaseUrl === null || config.redisUrl === null) {
+    return { sink: new Book(), close: async () => {} };
+  }
+  const logger = pino({ level: 'warn' }, process.stderr);
+  const bus = createRedisChangeBus({ url: config.redisUrl, prefix: config.redisPrefix, logger });
+  const publisher = createChangePublisher(bus, `import:${leaseOwner()}`, logger);
+  return {
+    sink: publisher,
+    close: async () => {
+      await publisher.flush();
+      await bus.close();
+    },
+  };
+}
+
+export async function importCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { ...STORE_OPTIONS, fx: { type: 'string' } },
+    1,
+  );
+  const file = requirePositional(positionals, 0, 'FILE.ndjson');
+  if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
+  const config = storeConfigFrom(values);
+  refuseWhileServing(config);
+  const { prices: store } = createPriceStore(config, systemClock);
+  const changes = changeSink(config);
   try {
     await store.init();
     const fx = values.fx ? await loadFxTable(values.fx) : DEFAULT_FX;
     const summary = await importFile(file, {
       catalogs: loadCatalogs(),
       fx,
-      book: new Book(),
+      book: changes.sink,
       store,
       clock: systemClock,
     });
     report(file, summary);
     return summary.accepted === 0 && summary.lines > 0 ? 1 : 0;
   } finally {
+    await changes.close();
     await store.close();
   }
 }

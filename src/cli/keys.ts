@@ -1,10 +1,16 @@
 /** `pricing keys create|revoke|list`. The plaintext key is printed once, as the last line. */
-import { DATA_OPTION, parseCommandArgs, requirePositional, UsageError } from './args.ts';
+import {
+  STORE_OPTIONS,
+  parseCommandArgs,
+  storeConfigFrom,
+  requirePositional,
+  UsageError,
+} from './args.ts';
 import { withAdmin } from './admin-session.ts';
 
 async function create(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, {
-    ...DATA_OPTION,
+    ...STORE_OPTIONS,
     account: { type: 'string' },
     trial: { type: 'boolean', default: false },
     'expires-at': { type: 'string' },
@@ -15,7 +21,7 @@ async function create(argv: string[]): Promise<void> {
     ?.split(',')
     .map((part) => part.trim())
     .filter(Boolean);
-  const created = await withAdmin(values.data, (admin) =>
+  const created = await withAdmin(storeConfigFrom(values), (admin) =>
     admin.createKey({
       accountName: values.account!,
       trial: values.trial,
@@ -30,15 +36,15 @@ async function create(argv: string[]): Promise<void> {
 }
 
 async function revoke(argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(argv, DATA_OPTION, 1);
+  const { values, positionals } = parseCommandArgs(argv, STORE_OPTIONS, 1);
   const id = requirePositional(positionals, 0, 'KEY_ID');
-  await withAdmin(values.data, (admin) => admin.revokeKey(id));
+  await withAdmin(storeConfigFrom(values), (admin) => admin.revokeKey(id));
   console.log(`revoked ${id}`);
 }
 
 async function list(argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, { ...DATA_OPTION, json: { type: 'boolean' } });
-  const rows = await withAdmin(values.data, (admin) => admin.listKeys());
+  const { values } = parseCommandArgs(argv, { ...STORE_OPTIONS, json: { type: 'boolean' } });
+  const rows = await withAdmin(storeConfigFrom(values), (admin) => admin.listKeys());
   if (values.json) {
     console.log(JSON.stringify(rows));
     return;

@@ -1,12 +1,23 @@
-/** `pricing serve`: runs the service until SIGINT/SIGTERM, then closes gracefully. */
+/**
+ * `pricing serve [--role all|api|ingest]`: runs the service until SIGINT/SIGTERM, then closes
+ * gracefully. HTTP roles print `listening on <url>`; the ingest role prints
+ * `ingest running as <owner>`. PRICING_CLOCK_OFFSET_FILE shifts the process clock (tests only).
+ */
+import { clockFromEnv } from '../boot/offset-clock.ts';
 import { resolveServeConfig, ConfigError } from '../config.ts';
 import { startService } from '../main.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
 const OPTIONS = {
+  role: { type: 'string' as const },
   port: { type: 'string' as const },
   host: { type: 'string' as const },
   data: { type: 'string' as const },
+  'database-url': { type: 'string' as const },
+  'pg-schema': { type: 'string' as const },
+  'redis-url': { type: 'string' as const },
+  'redis-prefix': { type: 'string' as const },
+  'lease-ms': { type: 'string' as const },
   source: { type: 'string' as const },
   seed: { type: 'string' as const },
   'backfill-days': { type: 'string' as const },
@@ -21,9 +32,15 @@ function readConfig(argv: string[]) {
   const { values } = parseCommandArgs(argv, OPTIONS);
   try {
     return resolveServeConfig({
+      role: values.role,
       port: values.port,
       host: values.host,
       dataDir: values.data,
+      databaseUrl: values['database-url'],
+      pgSchema: values['pg-schema'],
+      redisUrl: values['redis-url'],
+      redisPrefix: values['redis-prefix'],
+      leaseMs: values['lease-ms'],
       source: values.source,
       seed: values.seed,
       backfillDays: values['backfill-days'],
@@ -41,12 +58,17 @@ function readConfig(argv: string[]) {
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const config = readConfig(argv);
-  const service = await startService(config);
+  const service = await startService(config, clockFromEnv());
   if (service.demoKey) {
     console.log(`demo API key (Enterprise, shown once; also in ${config.dataDir}/demo-key.txt):`);
     console.log(service.demoKey);
   }
-  console.log(`listening on ${service.url}`);
+  if (service.url !== null) console.log(`listening on ${service.url}`);
+  else {
+    console.log(`ingest running as ${service.leaseOwner}`);
+    // Ingest timers are unref'd and sockets come and go with outages: stay up until a signal.
+    setInterval(() => {}, 1 << 30);
+  }
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

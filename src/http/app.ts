@@ -20,8 +20,10 @@ import { aggregationsRoutes } from './routes/aggregations.ts';
 import { arbitrageRoutes } from './routes/arbitrage.ts';
 import { depthRoutes } from './routes/depth.ts';
 import { healthRoutes } from './routes/health.ts';
+import { historyRoutes } from './routes/history.ts';
 import { itemsAllRoutes } from './routes/items-all.ts';
 import { itemsRoutes } from './routes/items.ts';
+import { marketAnalyticsRoutes } from './routes/market-analytics.ts';
 import { nbboRoutes } from './routes/nbbo.ts';
 import { pricingRoutes } from './routes/pricing.ts';
 import { recommendationsRoutes } from './routes/recommendations.ts';
@@ -86,5 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   recommendationsRoutes(app, deps);
   aggregationsRoutes(app, deps);
   arbitrageRoutes(app, deps, views);
+  historyRoutes(app, deps);
+  marketAnalyticsRoutes(app, deps);
   return app;
 }

@@ -14,6 +14,7 @@ import type { MarketId } from '../domain/markets.ts';
 import type { Feature, Plan } from '../domain/plans.ts';
 import type { FetchRecord } from '../domain/quote.ts';
 import type { FeeModel } from '../markets/fees.ts';
+import type { HistoryStore } from '../store/history-store.ts';
 
 export interface AuthSuccess {
   ok: true;
@@ -97,4 +98,6 @@ export interface AppDeps {
   docs?: boolean;
   /** Fee model behind NBBO, recommendations and arbitrage (default DEFAULT_FEE_MODEL). */
   feeModel?: FeeModel;
+  /** Stored price history (rollups); history and market analytics answer 503 without it. */
+  history?: HistoryStore;
 }

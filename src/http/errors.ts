@@ -1,11 +1,14 @@
 /**
  * One error envelope for every 4xx/5xx (NestJS shape plus `code`):
  * `{statusCode, message, error, code}`. Framework errors (validation, bodies, bad URLs) are
- * translated here; anything unexpected becomes a 500 whose details go to the log only.
+ * translated here; a store that cannot be reached (PostgreSQL down: history reads, a key not
+ * yet cached) becomes 503 UNAVAILABLE with Retry-After; anything else unexpected becomes a 500
+ * whose details go to the log only.
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, STATUS_TEXT, type ErrorCode } from '../domain/errors.ts';
+import { isUnavailableError } from '../store/postgres/unavailable.ts';
 import { validationMessages } from './validation-messages.ts';
 
 export interface ErrorEnvelope {
@@ -41,9 +44,24 @@ function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && typeof (error as FastifyError).code === 'string';
 }
 
+/** Seconds a client is asked to wait while a backing store is unreachable. */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
+
+export function unavailable(): ApiError {
+  return new ApiError(
+    503,
+    'UNAVAILABLE',
+    'A backing store is temporarily unreachable; retry later',
+    {
+      'Retry-After': UNAVAILABLE_RETRY_SECONDS,
+    },
+  );
+}
+
 /** Maps any thrown value to the ApiError to render; null means "internal error". */
 export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
+  if (isUnavailableError(error)) return unavailable();
   if (!(error instanceof Error)) return null;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -67,6 +85,9 @@ export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const known = toApiError(error);
+  if (known?.statusCode === 503 && known.code === 'UNAVAILABLE' && !(error instanceof ApiError)) {
+    request.log.warn({ err: error, requestId: request.id }, 'backing store unreachable');
+  }
   if (known) return sendError(reply, known);
   request.log.error({ err: error, requestId: request.id }, 'internal error');
   return sendError(reply, new ApiError(500, 'INTERNAL', INTERNAL_MESSAGE));

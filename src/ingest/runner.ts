@@ -39,6 +39,14 @@ export interface IngestRunnerOptions {
   timers?: Timers;
   /** How often queued fetch records are written to the store while running. */
   fetchFlushMs?: number;
+  /**
+   * Scheduled polls of a market run only while this says yes (the ingest role: while this
+   * process holds the market's lease); otherwise the poller looks again after `idleRecheckMs`,
+   * so a standby starts polling within that long of gaining a lease. Default: always yes.
+   */
+  shouldPoll?: (market: MarketId) => boolean;
+  /** Default 1 s. */
+  idleRecheckMs?: number;
 }
 
 export interface MarketHealth {
@@ -149,6 +157,10 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
     poller.timer = null;
     if (!running) return;
     const { market, game } = poller.health;
+    if (options.shouldPoll && !options.shouldPoll(market)) {
+      schedule(poller, options.idleRecheckMs ?? SECOND);
+      return;
+    }
     try {
       await runOnce(market, game);
     } catch (error) {

@@ -58,6 +58,18 @@ export function sideCases(make: PriceStoreFactory): void {
       assert.deepEqual(sortSides(await store.loadSides('cs2')), expected);
     }));
 
+  test('an older snapshot never replaces a newer stored one; an equally old one does', () =>
+    withStore(make, async (store) => {
+      const newer = side({ fetchedAt: T0 + 60_000, totalQuantity: 5 });
+      await store.writeBatch(batch({ sides: [newer] }));
+      const older = side({ levels: [{ price: 999, quantity: 1, orders: null }], totalQuantity: 1 });
+      await store.writeBatch(batch({ sides: [older] }));
+      assert.deepEqual(await store.loadSides('cs2'), [newer], 'past data imported after live');
+      const sameTime = side({ fetchedAt: T0 + 60_000, totalQuantity: 7 });
+      await store.writeBatch(batch({ sides: [sameTime] }));
+      assert.deepEqual(await store.loadSides('cs2'), [sameTime]);
+    }));
+
   test('within one batch the later snapshot of the same key wins', () =>
     withStore(make, async (store) => {
       const later = side({ levels: [{ price: 999, quantity: 1, orders: null }], totalQuantity: 1 });

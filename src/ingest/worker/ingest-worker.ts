@@ -1,19 +1,22 @@
 /**
  * The ingest worker thread (role `all`): polls the simulated markets, normalises, commits to the
- * store on its own connection, and posts each committed batch and fetch record to the HTTP
- * thread, which applies them to its in-memory book. Keeps parsing and synchronous SQLite writes
- * off the thread that answers requests.
+ * store on its own connection (SQLite file or PostgreSQL pool, as configured), and posts each
+ * committed batch and fetch record to the HTTP thread, which applies them to its in-memory book.
+ * Keeps parsing and synchronous SQLite writes off the thread that answers requests. With
+ * REDIS_URL it also publishes each batch on the change bus, so `api` processes added beside
+ * this one stay current. Its clock honours PRICING_CLOCK_OFFSET_FILE like the main thread's.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
+import { createChangePublisher, type ChangePublisher } from '../../boot/change-publisher.ts';
+import { clockFromEnv } from '../../boot/offset-clock.ts';
+import { createSimIngest } from '../../boot/sim-ingest.ts';
+import { createPriceStore } from '../../boot/stores.ts';
 import { loadCatalogs } from '../../catalog/index.ts';
-import { systemClock } from '../../domain/clock.ts';
-import { createSimAdapters } from '../../markets/sim/adapters.ts';
-import { createSqlitePriceStore } from '../../store/sqlite/sqlite-price-store.ts';
-import { chooseFxTable } from '../../boot/fx-source.ts';
-import { resolveServeConfig } from '../../config.ts';
+import type { IngestBatch } from '../../domain/quote.ts';
+import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
+import { leaseOwner } from '../lease.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../retention.ts';
-import { createIngestRunner } from '../runner.ts';
 import {
   splitBatch,
   type HostMessage,
@@ -27,42 +30,42 @@ const post = (message: WorkerMessage) => port.postMessage(message);
 
 async function run() {
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
-  const store = createSqlitePriceStore({ path: config.pricesDbPath });
+  const clock = clockFromEnv();
+  const { prices: store } = createPriceStore(config, clock);
   await store.init();
-  const catalogs = loadCatalogs();
-  const serveConfig = resolveServeConfig({
-    source: 'sim',
-    seed: String(config.seed),
-    fxFile: config.fxFile ?? undefined,
-  });
-  const fx = await chooseFxTable(serveConfig, systemClock.now());
-  const adapters = createSimAdapters({
-    seed: config.seed,
-    catalogs,
-    ...(config.simItems > 0 ? { universe: config.simItems } : {}),
-  });
-  const runner = createIngestRunner({
-    adapters,
-    catalogs,
-    fx,
-    book: {
-      apply: (batch) => splitBatch(batch).forEach((part) => post({ type: 'batch', batch: part })),
-    },
+  const bus =
+    config.redisUrl === null
+      ? null
+      : createRedisChangeBus({ url: config.redisUrl, prefix: config.redisPrefix, logger });
+  const publisher: ChangePublisher | null = bus
+    ? createChangePublisher(bus, `all:${leaseOwner()}`, logger)
+    : null;
+  const toHost = (batch: IngestBatch) => {
+    for (const part of splitBatch(batch)) post({ type: 'batch', batch: part });
+    publisher?.apply(batch);
+  };
+  const { runner } = await createSimIngest({
+    config,
+    catalogs: loadCatalogs(),
     store,
+    sink: { apply: toHost },
     fetchLog: { append: (record) => post({ type: 'fetch', record }) },
-    clock: systemClock,
+    clock,
     logger,
   });
+  const stop = async () => {
+    clearInterval(retention);
+    await runner.stop();
+    await publisher?.flush();
+    await bus?.close();
+    await store.close();
+  };
   port.on('message', (message: HostMessage) => {
     if (message.type !== 'stop') return;
-    clearInterval(retention);
-    runner
-      .stop()
-      .then(() => store.close())
-      .then(() => post({ type: 'stopped' }));
+    void stop().finally(() => post({ type: 'stopped' }));
   });
   const retention = setInterval(() => {
-    applyRetention(store, systemClock.now()).catch((error: unknown) =>
+    applyRetention(store, clock.now()).catch((error: unknown) =>
       logger.error({ error: String(error) }, 'retention failed'),
     );
   }, RETENTION_INTERVAL_MS);

@@ -1,13 +1,9 @@
 /** Messages between the ingest worker thread and the thread that serves HTTP. */
+import type { ServeConfig } from '../../config.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 
-export interface IngestWorkerConfig {
-  pricesDbPath: string;
-  seed: number;
-  simItems: number;
-  fxFile: string | null;
-  logLevel: string;
-}
+/** The validated serve configuration: the worker opens a store of the same kind on its own. */
+export type IngestWorkerConfig = ServeConfig;
 
 export type WorkerMessage =
   | { type: 'ready' }

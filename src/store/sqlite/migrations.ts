@@ -12,7 +12,7 @@
  *   contiguous key range. With 800k stored sides, refreshing one market's 80k ran at 138k
  *   sides/s writing 442 WAL pages per 10k batch; item-major keys: 41k sides/s, 2739 pages.
  * - Times are INTEGER ms since the epoch.
- * Version 2 is reserved for the history rollups (10m / 1h / 1d).
+ * Version 2 adds the history rollups (see rollupSchema below).
  */
 import type { MigrationStep } from '../migration-plan.ts';
 
@@ -95,6 +95,37 @@ CREATE TABLE store_marks (
 ) STRICT, WITHOUT ROWID;
 `;
 
+// History rollups, one table per tier. A series is an item on one market, or (market '') the
+// item's cross-market aggregate; its integer id keeps the rollup keys short. One row per
+// (series, bucket) holds all three listing types (ask, bid and sales sections in the shared
+// rollup codec, NULL when the bucket observed none of that kind): an ask+bid fetch writes one
+// row, and a SELL_OFFER read gets the bucket's best bid from the same row. bucket is
+// floor(start / tier width). sale_units (units sold) feeds rolling volumes without decoding.
+const rollupTable = (tier: string) => `
+CREATE TABLE rollups_${tier} (
+  series INTEGER NOT NULL,
+  bucket INTEGER NOT NULL,
+  ask BLOB,
+  bid BLOB,
+  sales BLOB,
+  sale_units INTEGER,
+  PRIMARY KEY (series, bucket)
+) STRICT, WITHOUT ROWID;`;
+
+const rollupSchema = `
+CREATE TABLE history_series (
+  id INTEGER PRIMARY KEY,
+  game TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  market TEXT NOT NULL,
+  UNIQUE (game, item_id, market)
+) STRICT;
+${rollupTable('10m')}
+${rollupTable('1h')}
+${rollupTable('1d')}
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'latest sides, sales, listings, fetch records', sql: initialSchema },
+  { version: 2, name: 'history rollups (10m, 1h, 1d)', sql: rollupSchema },
 ];

@@ -53,7 +53,10 @@ describe('sqlite price store', () => {
     const applied = appliedMigrations(second.db);
     assert.deepEqual(
       applied.map((row) => [row.version, row.appliedAt]),
-      [[1, Date.parse('2026-11-01T00:00:00Z')]],
+      [
+        [1, Date.parse('2026-11-01T00:00:00Z')],
+        [2, Date.parse('2026-11-01T00:00:00Z')],
+      ],
     );
     await second.close();
   });

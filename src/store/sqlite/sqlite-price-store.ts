@@ -12,6 +12,11 @@
  * better-sqlite3 is synchronous: each method runs to completion on the calling thread and
  * returns a settled promise. Large batches therefore block the event loop for their duration
  * (about 50 ms per 10k sides here); ingest sizes its batches accordingly.
+ *
+ * History: the same object is the HistoryStore. writeBatch's transaction also merges the batch
+ * into the rollups (rollup-writer.ts): the sides it stores and the sales that were new, so the
+ * rollups always match the committed data. A side older than the stored one of its key leaves
+ * the stored side alone (a past-data import after live data) but still enters its rollups.
  */
 import fs from 'node:fs';
 import { dirname } from 'node:path';
@@ -21,7 +26,8 @@ import type { Clock } from '../../domain/clock.ts';
 import { GAMES } from '../../domain/games.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
+import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
+import type { HistoryStore } from '../history-store.ts';
 import type { PriceStore } from '../price-store.ts';
 import { migrate } from './migrate.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
@@ -37,6 +43,11 @@ import {
   stringInterner,
 } from './rows.ts';
 import type { Intern } from './rows.ts';
+import { RollupRowCache } from './rollup-row-cache.ts';
+import { prepareRollupStatements, type RollupStatements } from './rollup-statements.ts';
+import { createRollupWriter, type RollupWriter } from './rollup-writer.ts';
+import { SeriesDirectory } from './series-directory.ts';
+import { createSqliteHistory } from './sqlite-history.ts';
 import { prepareStatements } from './statements.ts';
 import type { Statements } from './statements.ts';
 
@@ -44,9 +55,11 @@ export interface SqlitePriceStoreOptions {
   /** A file path such as `<dataDir>/prices.db`, or ':memory:'. */
   path: string;
   clock?: Clock;
+  /** Maintain history rollups in writeBatch (default true; false only for benchmark baselines). */
+  rollups?: boolean;
 }
 
-export interface SqlitePriceStore extends PriceStore {
+export interface SqlitePriceStore extends PriceStore, HistoryStore {
   /** The open connection, for diagnostics and tests (pragmas, integrity checks). */
   readonly db: Database.Database;
 }
@@ -88,17 +101,31 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
   const clock = options.clock ?? systemClock;
   const db = openDatabase(options.path);
   let statements: Statements | null = null;
+  let history: {
+    statements: RollupStatements;
+    directory: SeriesDirectory;
+    cache: RollupRowCache;
+    writer: RollupWriter;
+  } | null = null;
   let closed = false;
 
   const ready = (): Statements => {
     if (statements === null) throw new Error('SqlitePriceStore: call init() first');
     return statements;
   };
+  const historyReady = () => {
+    if (history === null) throw new Error('SqlitePriceStore: call init() first');
+    return history;
+  };
 
   const commitBatch = db.transaction((s: Statements, batch: IngestBatch) => {
     for (const side of batch.sides) s.upsertSide.run(sideParams(side));
-    for (const sale of batch.sales) s.insertSale.run(saleParams(sale));
+    const newSales: SaleRecord[] = [];
+    for (const sale of batch.sales) {
+      if (s.insertSale.run(saleParams(sale)).changes > 0) newSales.push(sale);
+    }
     for (const listing of batch.listings) s.upsertListing.run(listingParams(listing));
+    if (options.rollups !== false) historyReady().writer.record(batch.sides, newSales);
     s.markFirstWrite.run(clock.now());
   });
 
@@ -115,13 +142,31 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
 
   return {
     db,
+    ...createSqliteHistory(db, historyReady),
     async init() {
       migrate(db, SQLITE_MIGRATIONS, () => clock.now());
       statements ??= prepareStatements(db);
+      if (history === null) {
+        const rollupStatements = prepareRollupStatements(db);
+        const directory = new SeriesDirectory(rollupStatements);
+        const cache = new RollupRowCache(db, rollupStatements);
+        const writer = createRollupWriter(rollupStatements, directory, cache);
+        history = { statements: rollupStatements, directory, cache, writer };
+      }
     },
     async writeBatch(batch: IngestBatch) {
       const s = ready();
-      if (!isBatchEmpty(batch)) commitBatch.immediate(s, batch);
+      if (isBatchEmpty(batch)) return;
+      const { directory, cache } = historyReady();
+      try {
+        commitBatch.immediate(s, batch);
+        directory.commit();
+        cache.committed();
+      } catch (error) {
+        directory.discard();
+        cache.invalidate();
+        throw error;
+      }
     },
     async loadSides(game: Game) {
       return collect(ready().selectSides.iterate(game), sideFromRow);

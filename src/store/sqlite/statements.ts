@@ -23,6 +23,7 @@ const FETCH_COLUMNS = `market, game, started_at AS startedAt, fetched_at AS fetc
 
 export function prepareStatements(db: Database.Database) {
   return {
+    // A snapshot older than the stored one (a past-data import after live data) changes nothing.
     upsertSide: db.prepare<[Param[]]>(`
       INSERT INTO side_snapshots (game, item_id, market, side, levels, listing_count,
         total_quantity, fetched_at, ingested_at, source_updated_at, source_time_kind,
@@ -33,7 +34,8 @@ export function prepareStatements(db: Database.Database) {
         total_quantity = excluded.total_quantity, fetched_at = excluded.fetched_at,
         ingested_at = excluded.ingested_at, source_updated_at = excluded.source_updated_at,
         source_time_kind = excluded.source_time_kind,
-        original_currency = excluded.original_currency`),
+        original_currency = excluded.original_currency
+      WHERE excluded.fetched_at >= side_snapshots.fetched_at`),
     // Not INSERT OR IGNORE: that would also silently skip a row breaking NOT NULL.
     insertSale: db.prepare<[Param[]]>(`
       INSERT INTO sales (game, item_id, sold_at, market, price, quantity, ingested_at,

@@ -1,0 +1,121 @@
+/**
+ * History benchmark: ingest rate with rollups on (against the same store with rollups off),
+ * on-disk bytes per item-day per tier with a one-year projection for the full catalog, and
+ * read latency of a 180-day hourly aggregate read and a 7-day 10-minute per-market read,
+ * through the store + pure functions and through the full HTTP route (app.inject).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadCatalogs } from '../src/catalog/index.ts';
+import { DAY, MINUTE, manualClock } from '../src/domain/clock.ts';
+import { DEFAULT_FX, type FxTable } from '../src/ingest/fx.ts';
+import { simFxRates } from '../src/markets/sim/price-model.ts';
+import { TIERS } from '../src/pricing/rollup-buckets.ts';
+import { createSqlitePriceStore, type SqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
+import { cloneItemsDaily, ingestSimulated, replicateDays, tableBytes } from './history-data.ts';
+import { benchHistoryReads } from './history-reads.ts';
+
+/** The end of the simulated history (a UTC midnight). */
+const END = Date.parse('2026-11-20T00:00:00Z');
+const FULL_CATALOG_ITEMS = 40_000;
+/** Series per item in the projection: ~20 markets plus the aggregate. */
+const FULL_SERIES_PER_ITEM = 21;
+const KEPT_DAYS_IN_A_YEAR = { '10m': 90, '1h': 365, '1d': 365 } as const;
+
+function fxAt(ms: number): FxTable {
+  return {
+    asOf: ms,
+    source: 'simulator',
+    usdMicroPerUnit: { ...DEFAULT_FX.usdMicroPerUnit, ...simFxRates(42, ms) },
+  };
+}
+
+function openStore(dir: string, name: string, rollups = true): Promise<SqlitePriceStore> {
+  const store = createSqlitePriceStore({ path: join(dir, name), rollups });
+  return store.init().then(() => store);
+}
+
+async function benchIngest(dir: string, catalogs: ReturnType<typeof loadCatalogs>) {
+  const run = { catalogs, fx: fxAt(END), items: 2_000, stepMs: 2 * MINUTE };
+  const window = { fromMs: END - 20 * MINUTE, toMs: END - 2 * MINUTE };
+  const rates: number[] = [];
+  for (const rollups of [false, true]) {
+    const store = await openStore(dir, `ingest-${rollups}.db`, rollups);
+    const timing = await ingestSimulated({ ...run, ...window, store });
+    await store.close();
+    rates.push((timing.observations / timing.ms) * 1000);
+    console.log(
+      `ingest, 2,000 items × all cs2 markets, 10 fetch rounds, one batch per market fetch, rollups ${rollups ? 'on' : 'off'}: ` +
+        `${Math.round(rates.at(-1)!)} observations/s (${timing.observations} observations, normalise + writeBatch)`,
+    );
+  }
+  console.log(`ingest ratio, rollups on vs off: ${(rates[1]! / rates[0]!).toFixed(2)}`);
+}
+
+/** One real day of 100 items through full ingest: bytes per item-day per tier, projected. */
+async function benchSizes(store: SqlitePriceStore, catalogs: ReturnType<typeof loadCatalogs>) {
+  const items = 100;
+  const timing = await ingestSimulated({
+    catalogs,
+    fx: fxAt(END),
+    store,
+    items,
+    fromMs: END - DAY,
+    toMs: END - 10 * MINUTE,
+    stepMs: 10 * MINUTE,
+  });
+  store.db.exec('VACUUM');
+  const bytes = tableBytes(store.db);
+  const seriesCount = store.db.prepare<[], number>('SELECT count(*) FROM history_series').pluck().get()!;
+  const seriesPerItem = seriesCount / items;
+  console.log(
+    `sizes: ${items} items × one day at a 10-minute step through full ingest (${timing.observations} observations), ` +
+      `${seriesPerItem.toFixed(1)} series per item (markets + aggregate), after VACUUM`,
+  );
+  let yearBytes = 0;
+  for (const tier of TIERS) {
+    const perItemDay = bytes.get(`rollups_${tier}`)! / items;
+    const projected = (perItemDay * FULL_SERIES_PER_ITEM) / seriesPerItem;
+    yearBytes += projected * FULL_CATALOG_ITEMS * KEPT_DAYS_IN_A_YEAR[tier];
+    console.log(
+      `bytes per item-day, ${tier}: ${Math.round(perItemDay)} measured (${(perItemDay / seriesPerItem).toFixed(0)} per series-day), ` +
+        `${Math.round(projected)} projected at ${FULL_SERIES_PER_ITEM} series per item; kept ${KEPT_DAYS_IN_A_YEAR[tier]} days in a year`,
+    );
+  }
+  console.log(
+    `projected one year, full catalog (${FULL_CATALOG_ITEMS} items × ${FULL_SERIES_PER_ITEM} series, default retention): ` +
+      `${(yearBytes / 1e9).toFixed(0)} GB of rollups`,
+  );
+}
+
+/** Grows the sized store to 180 days (1h, 1d), 7 days (10m), and 2,000 items at 1d. */
+function buildReadStore(store: SqlitePriceStore): void {
+  const started = performance.now();
+  const day = Math.floor((END - DAY) / DAY);
+  const rows = {
+    '1h': replicateDays(store.db, '1h', day * 24, 24, 179),
+    '10m': replicateDays(store.db, '10m', day * 144, 144, 6),
+    '1d': replicateDays(store.db, '1d', day, 1, 179) + cloneItemsDaily(store.db, 19),
+  };
+  console.log(
+    `read store: the real day's rows repeated for 180 days (1h, 1d) and 7 days (10m) for the 100 items, ` +
+      `plus 1,900 cloned items at 1d for 180 days (2,000 items × all their markets): ` +
+      `${rows['1h']} + ${rows['10m']} + ${rows['1d']} rows added in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+export async function benchHistory(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'pricing-history-bench-'));
+  try {
+    const catalogs = loadCatalogs();
+    await benchIngest(dir, catalogs);
+    const store = await openStore(dir, 'history.db');
+    await benchSizes(store, catalogs);
+    buildReadStore(store);
+    await benchHistoryReads(store, catalogs, manualClock(END));
+    await store.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The HTTP side of a process (roles `all` and `api`): key authentication from the access store
+ * (cache refreshed every 250 ms; a failing refresh keeps the cached keys and is logged once per
+ * outage), the quota limiters (boot/quotas.ts), the pre-built whole-catalog payload, in-memory
+ * listing retention, then buildApp and listen. Returns the URL and one close().
+ */
+import type { Logger } from 'pino';
+import { createAccessService } from '../access/access-service.ts';
+import type { AccessStore } from '../access/access-store.ts';
+import { checkPlan } from '../access/plan-gate.ts';
+import type { Book } from '../book/book.ts';
+import type { loadCatalogs } from '../catalog/index.ts';
+import type { ServeConfig } from '../config.ts';
+import type { Clock } from '../domain/clock.ts';
+import { GAMES } from '../domain/games.ts';
+import { buildApp } from '../http/app.ts';
+import { ItemsAllCache } from '../http/items-all-cache.ts';
+import { startServer } from '../http/server.ts';
+import type { FetchLog } from '../ingest/fetch-log.ts';
+import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
+import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
+import { marketInfo } from '../markets/registry.ts';
+import type { HistoryStore } from '../store/history-store.ts';
+import { createQuotaLimiters } from './quotas.ts';
+
+export interface HttpFrontOptions {
+  config: ServeConfig;
+  clock: Clock;
+  logger: Logger;
+  catalogs: ReturnType<typeof loadCatalogs>;
+  book: Book;
+  fetchLog: FetchLog;
+  accessStore: AccessStore;
+  /** History rollups; null where the store does not serve them yet (history answers 503). */
+  history: HistoryStore | null;
+}
+
+export interface HttpFront {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Logs the first failure of an outage and the recovery, nothing in between. */
+function outageLogger(logger: Logger, what: string) {
+  let failing = false;
+  return {
+    failed(error: unknown) {
+      if (failing) return;
+      failing = true;
+      logger.error({ err: error }, `${what} unreachable: serving cached keys`);
+    },
+    succeeded() {
+      if (!failing) return;
+      failing = false;
+      logger.info({}, `${what} reachable again`);
+    },
+  };
+}
+
+function watchedAccessStore(store: AccessStore, outage: ReturnType<typeof outageLogger>) {
+  return {
+    ...store,
+    async version() {
+      const version = await store.version();
+      outage.succeeded();
+      return version;
+    },
+  };
+}
+
+export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFront> {
+  const { config, clock, logger, catalogs, book } = options;
+  const closers: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
+  try {
+    const outage = outageLogger(logger, 'access store');
+    const access = createAccessService({
+      store: watchedAccessStore(options.accessStore, outage),
+      onRefreshError: (error) => outage.failed(error),
+    });
+    await access.refreshNow();
+    access.startRefresh(250);
+    closers.push(() => access.stop());
+
+    const quotas = createQuotaLimiters(config, logger);
+    closers.push(() => quotas.close());
+
+    const bookRetention = setInterval(() => {
+      const before = clock.now() - DEFAULT_RETENTION.listingsUnseenMs;
+      for (const game of GAMES) book.pruneListings(game, before);
+    }, RETENTION_INTERVAL_MS);
+    bookRetention.unref();
+    closers.push(() => clearInterval(bookRetention));
+
+    const itemsAll = new ItemsAllCache({ book, catalog: catalogs.cs2, clock });
+    closers.push(() => itemsAll.close());
+    await itemsAll.rebuild();
+
+    const app = await buildApp({
+      clock,
+      catalogs,
+      book,
+      authenticator: access,
+      planGate: checkPlan,
+      limiter: quotas.limiter,
+      healthLimiter: quotas.healthLimiter,
+      fetchHistory: options.fetchLog,
+      marketCadence: (market) => marketInfo(market).cadenceMs,
+      itemsAll,
+      ...(options.history ? { history: options.history } : {}),
+      feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
+      logger,
+      trustProxy: config.trustProxy,
+    });
+    const server = await startServer(app, { port: config.port, host: config.host });
+    closers.push(() => server.close());
+    return { url: server.url, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Role `api`: serves HTTP from its own in-memory book. Boot: subscribe to the Redis change bus,
+ * load the book from the shared PostgreSQL store, apply what arrived meanwhile, then follow the
+ * stream (live-book.ts; a possible loss reloads from the store). Fetch records come from the
+ * store every 5 s (fetch-log-sync.ts). Accounts and keys are read from PostgreSQL, quotas are
+ * counted in Redis (boot/quotas.ts). Nothing here writes prices: that is the ingest role's job.
+ */
+import type { Logger } from 'pino';
+import { Book } from '../book/book.ts';
+import { loadCatalogs } from '../catalog/index.ts';
+import type { ServeConfig } from '../config.ts';
+import type { Clock } from '../domain/clock.ts';
+import { createRedisChangeBus } from '../events/redis-change-bus.ts';
+import { FetchLog } from '../ingest/fetch-log.ts';
+import { ensureSharedDemoKey } from './shared-demo-key.ts';
+import { createFetchLogSync } from './fetch-log-sync.ts';
+import { startHttpFront } from './http-front.ts';
+import { startLiveBook } from './live-book.ts';
+import { createAccessStore, createPriceStore } from './stores.ts';
+
+export interface ApiRole {
+  url: string;
+  demoKey: string | null;
+  close(): Promise<void>;
+}
+
+export async function startApiRole(
+  config: ServeConfig,
+  clock: Clock,
+  logger: Logger,
+): Promise<ApiRole> {
+  const closers: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
+  try {
+    const accessStore = createAccessStore(config, clock);
+    closers.push(() => accessStore.close());
+    await accessStore.init();
+    const demoKey = await ensureSharedDemoKey(accessStore, clock, config.dataDir);
+
+    const { prices: store, history } = createPriceStore(config, clock);
+    closers.push(() => store.close());
+    await store.init();
+
+    const bus = createRedisChangeBus({ url: config.redisUrl!, prefix: config.redisPrefix, logger });
+    closers.push(() => bus.close());
+    const book = new Book();
+    const live = await startLiveBook({ bus, store, book, clock, logger });
+    closers.push(() => live.stop());
+
+    const fetchLog = new FetchLog(clock);
+    const fetchSync = createFetchLogSync({ store, fetchLog, clock, logger });
+    await fetchSync.start();
+    closers.push(() => fetchSync.stop());
+
+    const catalogs = loadCatalogs();
+    const front = await startHttpFront({
+      config,
+      clock,
+      logger,
+      catalogs,
+      book,
+      fetchLog,
+      accessStore,
+      history,
+    });
+    closers.push(() => front.close());
+    return { url: front.url, demoKey, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Role `ingest`: polls the markets in-process (no HTTP), writes the shared PostgreSQL store and
+ * publishes every committed batch on the Redis change bus. Each market is polled only while this
+ * process holds its Redis lease (`<prefix>lease:<market>`, ttl `leaseMs`, renewed every ttl/3):
+ * a second ingest process is a hot standby that takes over within about ttl + ttl/3 of the
+ * holder's last renewal and polls the markets it gained within a second. Retention runs on a
+ * process that holds at least one lease; the simulator backfill of an empty store runs under
+ * its own lease, so two processes starting together backfill once.
+ */
+import type { Logger } from 'pino';
+import { loadCatalogs } from '../catalog/index.ts';
+import type { ServeConfig } from '../config.ts';
+import { MINUTE, type Clock } from '../domain/clock.ts';
+import { MARKET_IDS } from '../domain/markets.ts';
+import { createRedisChangeBus } from '../events/redis-change-bus.ts';
+import { closeRedis, openRedis } from '../events/redis-support.ts';
+import { createRedisLease, leaseOwner } from '../ingest/lease.ts';
+import { createLeaseKeeper, redisLeases } from '../ingest/lease-keeper.ts';
+import { applyRetention, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
+import type { PriceStore } from '../store/price-store.ts';
+import { backfillHistory } from './backfill.ts';
+import { createChangePublisher, type ChangePublisher } from './change-publisher.ts';
+import { chooseFxTable } from './fx-source.ts';
+import { createSimIngest } from './sim-ingest.ts';
+import { createPriceStore } from './stores.ts';
+import type { Redis } from 'ioredis';
+
+export interface IngestRole {
+  owner: string;
+  markets: number;
+  close(): Promise<void>;
+}
+
+const BACKFILL_LEASE_MS = 30 * MINUTE;
+
+interface BackfillDeps {
+  config: ServeConfig;
+  clock: Clock;
+  store: PriceStore;
+  redis: Redis;
+  owner: string;
+  publisher: ChangePublisher;
+  catalogs: ReturnType<typeof loadCatalogs>;
+  logger: Logger;
+}
+
+async function backfillOnce(deps: BackfillDeps): Promise<void> {
+  const { config, store, clock } = deps;
+  if (config.source !== 'sim' || config.backfillDays <= 0 || !(await store.isEmpty())) return;
+  const lease = createRedisLease({
+    redis: deps.redis,
+    key: `${config.redisPrefix}lease:backfill`,
+    ttlMs: BACKFILL_LEASE_MS,
+    owner: deps.owner,
+  });
+  if (!(await lease.acquire())) {
+    deps.logger.info({}, 'another ingest process is backfilling; skipping');
+    return;
+  }
+  try {
+    if (!(await store.isEmpty())) return;
+    const fx = await chooseFxTable(config, clock.now());
+    await backfillHistory({
+      seed: config.seed,
+      days: config.backfillDays,
+      itemLimit: config.backfillItems,
+      catalogs: deps.catalogs,
+      fx,
+      book: deps.publisher,
+      store,
+      clock,
+    });
+  } finally {
+    await lease.release();
+  }
+}
+
+export async function startIngestRole(
+  config: ServeConfig,
+  clock: Clock,
+  logger: Logger,
+): Promise<IngestRole> {
+  const redisUrl = config.redisUrl!;
+  const closers: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+  };
+  try {
+    const { prices: store } = createPriceStore(config, clock);
+    closers.push(() => store.close());
+    await store.init();
+    const bus = createRedisChangeBus({ url: redisUrl, prefix: config.redisPrefix, logger });
+    closers.push(() => bus.close());
+    const redis = openRedis(redisUrl, { connectionName: 'pricing-leases' });
+    closers.push(() => closeRedis(redis));
+    const owner = leaseOwner();
+    const publisher = createChangePublisher(bus, `ingest:${owner}`, logger);
+    closers.push(() => publisher.flush());
+    const catalogs = loadCatalogs();
+    if (config.source === 'sim') {
+      await backfillOnce({ config, clock, store, redis, owner, publisher, catalogs, logger });
+    }
+
+    const markets = config.source === 'sim' ? [...MARKET_IDS] : [];
+    const keeper = createLeaseKeeper({
+      markets,
+      lease: redisLeases({ redis, prefix: config.redisPrefix, ttlMs: config.leaseMs, owner }),
+      ttlMs: config.leaseMs,
+      clock,
+      logger,
+      onChange: (market, held) =>
+        logger.info({ market, owner }, held ? 'lease gained' : 'lease lost'),
+    });
+    const ingest =
+      config.source !== 'sim'
+        ? null
+        : await createSimIngest({
+            config,
+            catalogs,
+            store,
+            sink: publisher,
+            fetchLog: { append: () => {} },
+            clock,
+            logger,
+            shouldPoll: (market) => keeper.holds(market),
+          });
+    await keeper.start();
+    closers.push(() => keeper.stop());
+    if (ingest) {
+      ingest.runner.start();
+      closers.push(() => ingest.runner.stop());
+    }
+
+    const retention = setInterval(() => {
+      if (keeper.held().length === 0) return;
+      applyRetention(store, clock.now()).catch((error: unknown) =>
+        logger.error({ err: error }, 'retention failed'),
+      );
+    }, RETENTION_INTERVAL_MS);
+    retention.unref();
+    closers.push(() => clearInterval(retention));
+    logger.info({ owner, held: keeper.held().length, markets: markets.length }, 'ingest started');
+    return { owner, markets: markets.length, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Picks the store implementations from the configuration, the one place that does: with a
+ * DATABASE_URL the price store and the access store live in PostgreSQL (schema `pgSchema`),
+ * shared by every process; without one, SQLite files under the data dir.
+ */
+import { createPostgresAccessStore } from '../access/postgres-access-store.ts';
+import { createSqliteAccessStore } from '../access/sqlite-access-store.ts';
+import type { AccessStore } from '../access/access-store.ts';
+import { dataPaths, ensureDataDir } from '../cli/data-dir.ts';
+import type { StoreConfig } from '../config.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { HistoryStore } from '../store/history-store.ts';
+import { createPostgresPriceStore } from '../store/postgres/postgres-price-store.ts';
+import type { PriceStore } from '../store/price-store.ts';
+import { createSqlitePriceStore } from '../store/sqlite/sqlite-price-store.ts';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface OpenedPriceStore {
+  kind: StoreKind;
+  prices: PriceStore;
+  /** History rollups: the SQLite store serves them; PostgreSQL does not yet (null). */
+  history: HistoryStore | null;
+}
+
+export function storeKind(config: StoreConfig): StoreKind {
+  return config.databaseUrl === null ? 'sqlite' : 'postgres';
+}
+
+/** A log-safe description of where state lives (no credentials). */
+export function describeStores(config: StoreConfig): string {
+  if (config.databaseUrl === null) return `sqlite in ${dataPaths(config.dataDir).dir}`;
+  let where = 'postgresql';
+  try {
+    const url = new URL(config.databaseUrl);
+    where = `postgresql://${url.host}${url.pathname}`;
+  } catch {
+    // an unparsable URL is reported by the driver when it connects
+  }
+  return `${where} (schema ${config.pgSchema})`;
+}
+
+function postgresOptions(config: StoreConfig, clock: Clock) {
+  return { connectionString: config.databaseUrl!, schema: config.pgSchema, clock };
+}
+
+/** Creates (does not init) the price store the configuration names. */
+export function createPriceStore(config: StoreConfig, clock: Clock): OpenedPriceStore {
+  if (config.databaseUrl !== null) {
+    const prices = createPostgresPriceStore(postgresOptions(config, clock));
+    return { kind: 'postgres', prices, history: null };
+  }
+  const paths = dataPaths(config.dataDir);
+  ensureDataDir(paths);
+  const store = createSqlitePriceStore({ path: paths.prices, clock });
+  return { kind: 'sqlite', prices: store, history: store };
+}
+
+/** Creates (does not init) the access store the configuration names. */
+export function createAccessStore(config: StoreConfig, clock: Clock): AccessStore {
+  if (config.databaseUrl !== null) return createPostgresAccessStore(postgresOptions(config, clock));
+  const paths = dataPaths(config.dataDir);
+  ensureDataDir(paths);
+  return createSqliteAccessStore({ path: paths.access });
+}

@@ -1,0 +1,87 @@
+/**
+ * Reads history through the HistoryStore port and turns it into response points with the pure
+ * rollup functions: one range read per series (plus, for SALE_HISTORY, the few sale-count
+ * ranges its rolling volumes need), and the market-analytics windows.
+ */
+import type { Game } from '../domain/games.ts';
+import type { MarketId } from '../domain/markets.ts';
+import { bucketBounds, type Tier } from '../pricing/rollup-buckets.ts';
+import { historyPoint, type HistoryPoint } from '../pricing/rollup-points.ts';
+import {
+  SaleCounter,
+  SALES_WINDOW_MS,
+  volumeSpans,
+  type SaleCount,
+} from '../pricing/rollup-volume.ts';
+import { emptyRow, mergeRow, type RollupRow, type Scope } from '../pricing/rollups.ts';
+import type { TierSpan } from '../pricing/rollup-buckets.ts';
+import type { HistoryStore, SeriesKey } from '../store/history-store.ts';
+import type { HistoryRequest } from './history-params.ts';
+
+async function saleCounter(
+  store: HistoryStore,
+  series: SeriesKey,
+  rows: readonly RollupRow[],
+  request: HistoryRequest,
+): Promise<SaleCounter | null> {
+  const withSales = rows.filter((row) => row.sales !== null);
+  const first = withSales[0];
+  const last = withSales[withSales.length - 1];
+  if (!first || !last || request.salesWindow === null) return null;
+  const windowMs = SALES_WINDOW_MS[request.salesWindow];
+  const counts: Partial<Record<Tier, SaleCount[]>> = {};
+  for (const span of volumeSpans(first.start, last.start, request.tier, windowMs)) {
+    const found = await store.readSaleCounts(series, span.tier, span.fromMs, span.toMs);
+    (counts[span.tier] ??= []).push(...found);
+  }
+  return new SaleCounter(counts);
+}
+
+/** The points of one series for a parsed request, oldest first; empty buckets absent. */
+export async function readSeriesHistory(
+  store: HistoryStore,
+  series: SeriesKey,
+  request: HistoryRequest,
+): Promise<HistoryPoint[]> {
+  const [fromMs, toMs] = bucketBounds(request.fromMs, request.toMs, request.tier);
+  const rows = await store.readRollups(series, request.tier, fromMs, toMs);
+  const scope: Scope = series.market === null ? 'aggregate' : 'market';
+  const counter =
+    request.listingType === 'SALE_HISTORY' ? await saleCounter(store, series, rows, request) : null;
+  const windowMs = request.salesWindow === null ? 0 : SALES_WINDOW_MS[request.salesWindow];
+  const points: HistoryPoint[] = [];
+  for (const row of rows) {
+    const volume =
+      counter && row.sales ? counter.rollingVolume(row.start, request.tier, windowMs) : null;
+    const point = historyPoint(row, request.listingType, scope, volume);
+    if (point) points.push(point);
+  }
+  return points;
+}
+
+/** Each market's buckets over `spans`, merged into one row per market that observed anything. */
+export async function readWindows(
+  store: HistoryStore,
+  game: Game,
+  itemId: string,
+  markets: readonly MarketId[],
+  spans: readonly TierSpan[],
+): Promise<Map<MarketId, RollupRow>> {
+  const windows = new Map<MarketId, RollupRow>();
+  for (const market of markets) {
+    const merged = emptyRow(spans[0]?.fromMs ?? 0);
+    let seen = false;
+    for (const span of spans) {
+      const rows = await store.readRollups(
+        { game, itemId, market },
+        span.tier,
+        span.fromMs,
+        span.toMs,
+      );
+      for (const row of rows) mergeRow(merged, row);
+      seen ||= rows.length > 0;
+    }
+    if (seen) windows.set(market, merged);
+  }
+  return windows;
+}

@@ -1,0 +1,66 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Book } from '../book/book.ts';
+import { manualClock, SECOND } from '../domain/clock.ts';
+import { FetchLog } from './fetch-log.ts';
+import { createIngestRunner } from './runner.ts';
+import { jitterMs } from './schedule.ts';
+import {
+  askObservation,
+  capturingLogger,
+  manualTimers,
+  marketInfo,
+  recordingStore,
+  scriptedAdapter,
+  TEST_FX,
+  testCatalogs,
+} from './test-fixtures.ts';
+
+const T0 = Date.parse('2026-11-01T00:00:00Z');
+const FLUSH_MS = 999_999;
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('runner: shouldPoll (the ingest role polls only leased markets)', () => {
+  test('skips polls while the lease is not held, polls within idleRecheckMs of gaining it', async () => {
+    const clock = manualClock(T0);
+    const steps = [0, 1].map(() => ({ observations: [askObservation({ fetchedAt: T0 })] }));
+    const store = recordingStore();
+    const timers = manualTimers();
+    let held = false;
+    const runner = createIngestRunner({
+      adapters: [scriptedAdapter(marketInfo(), steps)],
+      catalogs: testCatalogs(),
+      fx: TEST_FX,
+      book: new Book(),
+      store,
+      fetchLog: new FetchLog(clock),
+      clock,
+      logger: capturingLogger(),
+      timers,
+      fetchFlushMs: FLUSH_MS,
+      shouldPoll: (market) => market === 'skinport' && held,
+      idleRecheckMs: 2 * SECOND,
+    });
+    const fire = async () => {
+      const poll = timers.pending().find((timer) => timer.ms !== FLUSH_MS)!;
+      clock.advance(poll.ms);
+      timers.fire(poll.id);
+      await settle();
+      return poll.ms;
+    };
+    runner.start();
+    assert.equal(await fire(), jitterMs('skinport', 'cs2', marketInfo().cadenceMs));
+    assert.equal(store.batches.length, 0, 'not polled without the lease');
+    assert.equal(await fire(), 2 * SECOND);
+    assert.equal(store.batches.length, 0);
+    held = true;
+    assert.equal(await fire(), 2 * SECOND, 'polled at the first recheck after the gain');
+    assert.equal(store.batches.length, 1);
+    const next = timers.pending().find((timer) => timer.ms !== FLUSH_MS)!;
+    assert.ok(next.ms >= marketInfo().cadenceMs, 'back on its cadence while held');
+    await runner.stop();
+  });
+});

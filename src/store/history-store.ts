@@ -1,0 +1,47 @@
+/**
+ * The HistoryStore port: stored price-history rollups, 10-minute / hourly / daily buckets per
+ * item, for each market's own series and for the cross-market aggregate (src/pricing/rollups.ts
+ * says what a bucket holds). Rollups are WRITTEN by PriceStore.writeBatch, inside the same
+ * transaction as the batch (so `pricing import` and the simulator backfill maintain them too):
+ * an implementation stores both and implements both ports on one object. This port reads them
+ * and enforces retention. Every implementation passes history-contract.ts; dialect specifics
+ * stay behind the port.
+ */
+import type { Game } from '../domain/games.ts';
+import type { MarketId } from '../domain/markets.ts';
+import type { Tier } from '../pricing/rollup-buckets.ts';
+import type { RollupRow } from '../pricing/rollups.ts';
+import type { SaleCount } from '../pricing/rollup-volume.ts';
+
+/** One series: an item on one market, or (market null) the item's cross-market aggregate. */
+export interface SeriesKey {
+  game: Game;
+  itemId: string;
+  market: MarketId | null;
+}
+
+export interface CompactionStep {
+  /** Buckets deleted by this call. */
+  deleted: number;
+  /** Where the next call continues; null when the pass is complete. */
+  cursor: string | null;
+}
+
+export interface HistoryStore {
+  /** Markets with a stored series for the item (at any time), in MARKET_IDS order. */
+  historyMarkets(game: Game, itemId: string): Promise<MarketId[]>;
+  /** Buckets of one series and tier with start in [fromMs, toMs), oldest first. */
+  readRollups(series: SeriesKey, tier: Tier, fromMs: number, toMs: number): Promise<RollupRow[]>;
+  /** Units sold per bucket with start in [fromMs, toMs), oldest first; no-sale buckets absent. */
+  readSaleCounts(series: SeriesKey, tier: Tier, fromMs: number, toMs: number): Promise<SaleCount[]>;
+  /**
+   * One short step of a retention pass: deletes buckets of `tier` that END at or before
+   * `beforeMs`, stopping after about `maxRows` deletions. Pass the returned cursor back (null
+   * starts a pass) until it comes back null.
+   */
+  deleteRollupsBefore(
+    tier: Tier,
+    beforeMs: number,
+    step: { cursor: string | null; maxRows: number },
+  ): Promise<CompactionStep>;
+}

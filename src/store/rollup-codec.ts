@@ -1,0 +1,228 @@
+/**
+ * A compact binary form of a rollup bucket's sections (asks, bids, sales), shared by every
+ * HistoryStore implementation. All fields are unsigned LEB128 varints; signed ones zigzag.
+ *
+ * Side section: min, max − min, sum − n·min, zigzag(lastAt − bucket start) + 1 (0 = none),
+ *   sketch, then the market tallies: count, and per tally market index (MARKET_IDS order),
+ *   n, size and, for bids only, quantity and zigzag(top − min). The observation count n is
+ *   the tallies' sum.
+ * Sales section: n, min, max − min, sum − n·min, sketch.
+ * Sketch: bin count, then per bin: bin − previous bin (the first relative to the min's bin),
+ *   count, sum − count × the bin's lowest price. When min = max the sketch is implied (one bin
+ *   of n × min) and stored as a bin count of 0.
+ * A one-observation ask section takes about 14 bytes. Anything that is not a non-negative safe
+ * integer is refused, so no float reaches storage.
+ */
+import { MARKET_IDS } from '../domain/markets.ts';
+import type { Side } from '../domain/observation.ts';
+import {
+  marketOrder,
+  type MarketTally,
+  type PriceTally,
+  type SidePartial,
+} from '../pricing/rollups.ts';
+import { binLow, binOf, type Sketch } from '../pricing/rollup-sketch.ts';
+
+export class RollupCodecError extends Error {
+  override readonly name = 'RollupCodecError';
+}
+
+const HIGH_BIT = 128;
+let scratch = Buffer.allocUnsafe(4096);
+let length = 0;
+
+function zigzag(value: number): number {
+  return value >= 0 ? value * 2 : -value * 2 - 1;
+}
+
+function unzigzag(value: number): number {
+  return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+}
+
+function put(value: number): void {
+  if (value >>> 0 !== value && (!Number.isSafeInteger(value) || value < 0)) {
+    throw new RollupCodecError(`rollup field must be a non-negative safe integer, got ${value}`);
+  }
+  if (scratch.length - length < 10) {
+    const grown = Buffer.allocUnsafe(scratch.length * 2);
+    scratch.copy(grown, 0, 0, length);
+    scratch = grown;
+  }
+  let rest = value;
+  while (rest >= HIGH_BIT) {
+    scratch[length++] = (rest % HIGH_BIT) | HIGH_BIT;
+    rest = Math.floor(rest / HIGH_BIT);
+  }
+  scratch[length++] = rest;
+}
+
+function putPrices(tally: PriceTally, n: number): void {
+  put(tally.min);
+  put(tally.max - tally.min);
+  put(tally.sum - n * tally.min);
+}
+
+function putSketch(sketch: Sketch, min: number, max: number): void {
+  if (min === max) {
+    put(0);
+    return;
+  }
+  put(sketch.length);
+  let previous = binOf(min);
+  for (const entry of sketch) {
+    put(entry.bin - previous);
+    put(entry.count);
+    put(entry.sum - entry.count * binLow(entry.bin));
+    previous = entry.bin;
+  }
+}
+
+function writeSide(side: Side, partial: SidePartial, bucketStart: number): void {
+  const { prices } = partial;
+  putPrices(prices, prices.n);
+  put(partial.lastAt === null ? 0 : zigzag(partial.lastAt - bucketStart) + 1);
+  putSketch(prices.sketch, prices.min, prices.max);
+  put(partial.markets.length);
+  for (const tally of partial.markets) {
+    put(marketOrder(tally.market));
+    put(tally.n);
+    put(tally.size);
+    if (side === 'ask') continue;
+    put(tally.quantity);
+    put(zigzag(tally.top - prices.min));
+  }
+}
+
+function writeSales(tally: PriceTally): void {
+  put(tally.n);
+  putPrices(tally, tally.n);
+  putSketch(tally.sketch, tally.min, tally.max);
+}
+
+/** Encodes after what is already in the scratch buffer and returns a copy. */
+function stable(write: () => void): Buffer {
+  const start = length;
+  try {
+    write();
+    return Buffer.from(scratch.subarray(start, length));
+  } finally {
+    length = start;
+  }
+}
+
+export function encodeSide(side: Side, partial: SidePartial, bucketStart: number): Buffer {
+  return stable(() => writeSide(side, partial, bucketStart));
+}
+
+export function encodeSales(tally: PriceTally): Buffer {
+  return stable(() => writeSales(tally));
+}
+
+/**
+ * The write hot path: views of a shared buffer, no copies. Several stay valid together (to
+ * bind one row's sections at once) until resetTransient(); the driver copies them on bind.
+ */
+export function encodeSideTransient(side: Side, partial: SidePartial, bucketStart: number): Buffer {
+  const start = length;
+  writeSide(side, partial, bucketStart);
+  return scratch.subarray(start, length);
+}
+
+export function encodeSalesTransient(tally: PriceTally): Buffer {
+  const start = length;
+  writeSales(tally);
+  return scratch.subarray(start, length);
+}
+
+export function resetTransient(): void {
+  length = 0;
+}
+
+class Reader {
+  private offset = 0;
+  constructor(private readonly bytes: Uint8Array) {}
+
+  next(): number {
+    let value = 0;
+    let factor = 1;
+    for (;;) {
+      const byte = this.bytes[this.offset++];
+      if (byte === undefined) throw new RollupCodecError('truncated rollup data');
+      value += (byte & 0x7f) * factor;
+      if (byte < HIGH_BIT) return value;
+      factor *= HIGH_BIT;
+    }
+  }
+
+  done(): boolean {
+    return this.offset >= this.bytes.length;
+  }
+}
+
+/** A bucket whose prices are all equal stores no bins: its sketch is one bin of n × min. */
+function readSketch(reader: Reader, min: number): Sketch {
+  const count = reader.next();
+  const sketch: Sketch = [];
+  if (count === 0) return [{ bin: binOf(min), count: 0, sum: 0 }];
+  let bin = binOf(min);
+  for (let index = 0; index < count; index += 1) {
+    bin += reader.next();
+    const entries = reader.next();
+    sketch.push({ bin, count: entries, sum: reader.next() + entries * binLow(bin) });
+  }
+  return sketch;
+}
+
+function fillConstant(sketch: Sketch, n: number, min: number): void {
+  const only = sketch[0];
+  if (sketch.length === 1 && only && only.count === 0) {
+    only.count = n;
+    only.sum = n * min;
+  }
+}
+
+function readTally(side: Side, reader: Reader, min: number): MarketTally {
+  const market = MARKET_IDS[reader.next()];
+  if (market === undefined) throw new RollupCodecError('unknown market index in rollup data');
+  const n = reader.next();
+  const size = reader.next();
+  if (side === 'ask') return { market, n, size, quantity: 0, top: 0 };
+  const quantity = reader.next();
+  return { market, n, size, quantity, top: min + unzigzag(reader.next()) };
+}
+
+export function decodeSide(side: Side, bytes: Uint8Array, bucketStart: number): SidePartial {
+  const reader = new Reader(bytes);
+  const min = reader.next();
+  const max = min + reader.next();
+  const sumOverMin = reader.next();
+  const lastAtCode = reader.next();
+  const sketch = readSketch(reader, min);
+  const markets: MarketTally[] = [];
+  const tallies = reader.next();
+  let n = 0;
+  for (let index = 0; index < tallies; index += 1) {
+    const tally = readTally(side, reader, min);
+    n += tally.n;
+    markets.push(tally);
+  }
+  if (!reader.done()) throw new RollupCodecError('trailing bytes in rollup side data');
+  fillConstant(sketch, n, min);
+  return {
+    prices: { n, sum: sumOverMin + n * min, min, max, sketch },
+    markets,
+    lastAt: lastAtCode === 0 ? null : bucketStart + unzigzag(lastAtCode - 1),
+  };
+}
+
+export function decodeSales(bytes: Uint8Array): PriceTally {
+  const reader = new Reader(bytes);
+  const n = reader.next();
+  const min = reader.next();
+  const max = min + reader.next();
+  const sum = reader.next() + n * min;
+  const sketch = readSketch(reader, min);
+  if (!reader.done()) throw new RollupCodecError('trailing bytes in rollup sales data');
+  fillConstant(sketch, n, min);
+  return { n, sum, min, max, sketch };
+}

@@ -1,0 +1,91 @@
+/**
+ * Decoded rollup rows kept between batches by the writer's connection, so live ingest (which
+ * keeps hitting the current buckets) neither re-reads nor re-decodes them. The cache is only
+ * trusted while no other connection has committed: `PRAGMA data_version` moves when one has
+ * (own commits leave it alone), and then the cache starts over. A rolled-back batch, or a
+ * retention pass on this connection, also empties it, as does outgrowing its limit.
+ */
+import type Database from 'better-sqlite3';
+import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
+import { decodeSales, decodeSide } from '../rollup-codec.ts';
+import type { RollupStatements, StoredRow } from './rollup-statements.ts';
+
+/** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */
+export const ROW_CACHE_LIMIT = 200_000;
+
+/** Numeric cache keys: (bucket, tier, series) packed below 2^53 for series ids under 2^24. */
+const TIER_KEY: Readonly<Record<Tier, number>> = { '10m': 0, '1h': 1, '1d': 2 };
+const TIER_KEYS = 3;
+const SERIES_KEYS = 2 ** 24;
+
+export const DIRTY_ASK = 1;
+export const DIRTY_BID = 2;
+export const DIRTY_SALES = 4;
+
+export interface CachedRow {
+  tier: Tier;
+  series: number;
+  bucket: number;
+  row: RollupRow;
+  /** DIRTY_* bits: sections changed by the current batch. */
+  dirty: number;
+}
+
+function decodeRow(start: number, stored: StoredRow): RollupRow {
+  return {
+    start,
+    ask: stored[0] ? decodeSide('ask', stored[0], start) : null,
+    bid: stored[1] ? decodeSide('bid', stored[1], start) : null,
+    sales: stored[2] ? decodeSales(stored[2]) : null,
+  };
+}
+
+export class RollupRowCache {
+  private readonly rows = new Map<number, CachedRow>();
+  private readonly dataVersion: Database.Statement<[], number>;
+  /** data_version after our last commit; null when the cache is not to be trusted. */
+  private trusted: number | null = null;
+  private seen: number | null = null;
+
+  constructor(
+    db: Database.Database,
+    private readonly statements: RollupStatements,
+    private readonly limit = ROW_CACHE_LIMIT,
+  ) {
+    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  /** Call at the start of each write transaction. */
+  begin(): void {
+    this.seen = this.dataVersion.get()!;
+    if (this.seen !== this.trusted || this.rows.size > this.limit) this.rows.clear();
+  }
+
+  get(tier: Tier, series: number, at: number): CachedRow {
+    if (series >= SERIES_KEYS)
+      throw new Error(`series id ${series} is beyond the row cache's keys`);
+    const bucket = bucketIndex(at, tier);
+    const key = (bucket * TIER_KEYS + TIER_KEY[tier]) * SERIES_KEYS + series;
+    let cached = this.rows.get(key);
+    if (!cached) {
+      const start = bucket * TIER_MS[tier];
+      const found = this.statements.tiers[tier].selectRow.get(series, bucket);
+      const row = found ? decodeRow(start, found) : emptyRow(start);
+      cached = { tier, series, bucket, row, dirty: 0 };
+      this.rows.set(key, cached);
+    }
+    return cached;
+  }
+
+  /** The transaction committed: the cached rows are what the database holds. */
+  committed(): void {
+    this.trusted = this.seen;
+  }
+
+  /** The transaction rolled back, or rows changed behind the cache's back. */
+  invalidate(): void {
+    this.rows.clear();
+    this.trusted = null;
+  }
+}

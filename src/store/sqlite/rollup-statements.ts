@@ -1,0 +1,84 @@
+/**
+ * The SQL of the history rollups (migration 2), prepared once per connection: the series
+ * directory and, per tier table, point reads and upserts for the writer, range reads for the
+ * HistoryStore, and the per-series deletes of the retention pass.
+ */
+import type Database from 'better-sqlite3';
+import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
+
+export type StoredRow = [ask: Buffer | null, bid: Buffer | null, sales: Buffer | null];
+export type RangeRow = [
+  bucket: number,
+  ask: Buffer | null,
+  bid: Buffer | null,
+  sales: Buffer | null,
+];
+export type UnitsRow = [bucket: number, units: number];
+type Blob = Buffer | null;
+
+function tierStatements(db: Database.Database, tier: Tier) {
+  const table = `rollups_${tier}`;
+  return {
+    selectRow: db
+      .prepare<[number, number], StoredRow>(
+        `SELECT ask, bid, sales FROM ${table} WHERE series = ? AND bucket = ?`,
+      )
+      .raw(),
+    /** NULL sections leave the stored ones alone (a section, once there, is never removed). */
+    upsertRow: db.prepare<[number, number, Blob, Blob, Blob, number | null]>(`
+      INSERT INTO ${table} (series, bucket, ask, bid, sales, sale_units) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (series, bucket) DO UPDATE SET ask = coalesce(excluded.ask, ask),
+        bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales),
+        sale_units = coalesce(excluded.sale_units, sale_units)`),
+    selectRange: db
+      .prepare<[number, number, number], RangeRow>(
+        `SELECT bucket, ask, bid, sales FROM ${table}
+         WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
+      )
+      .raw(),
+    selectUnits: db
+      .prepare<[number, number, number], UnitsRow>(
+        `SELECT bucket, sale_units FROM ${table}
+         WHERE series = ? AND bucket >= ? AND bucket < ? AND sale_units IS NOT NULL
+         ORDER BY bucket`,
+      )
+      .raw(),
+    /** The bucket at 0-based position `offset` among a series' expired buckets, if any. */
+    expiredAt: db.prepare<[number, number, number], { bucket: number }>(
+      `SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket LIMIT 1 OFFSET ?`,
+    ),
+    deleteBefore: db.prepare<[number, number]>(
+      `DELETE FROM ${table} WHERE series = ? AND bucket < ?`,
+    ),
+  };
+}
+
+export type TierStatements = ReturnType<typeof tierStatements>;
+
+export function prepareRollupStatements(db: Database.Database) {
+  const tiers = Object.fromEntries(TIERS.map((tier) => [tier, tierStatements(db, tier)])) as Record<
+    Tier,
+    TierStatements
+  >;
+  return {
+    tiers,
+    findSeries: db.prepare<[string, string, string], { id: number }>(
+      'SELECT id FROM history_series WHERE game = ? AND item_id = ? AND market = ?',
+    ),
+    insertSeries: db.prepare<[string, string, string]>(
+      'INSERT INTO history_series (game, item_id, market) VALUES (?, ?, ?)',
+    ),
+    seriesMarkets: db
+      .prepare<[string, string], [string]>(
+        "SELECT market FROM history_series WHERE game = ? AND item_id = ? AND market <> ''",
+      )
+      .raw(),
+    seriesFrom: db
+      .prepare<[number, number], [number]>(
+        'SELECT id FROM history_series WHERE id >= ? ORDER BY id LIMIT ?',
+      )
+      .raw(),
+  };
+}
+
+export type RollupStatements = ReturnType<typeof prepareRollupStatements>;

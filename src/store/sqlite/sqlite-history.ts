@@ -1,0 +1,110 @@
+/**
+ * The HistoryStore half of the SQLite store: range reads of the rollup tables and the
+ * retention pass. A pass walks the series in id order and deletes each one's expired buckets
+ * with a primary-key range delete, so a step costs what it deletes (plus one seek per series),
+ * never a scan of the rows it keeps. Each step is one short IMMEDIATE transaction, and one that
+ * deleted anything empties the writer's row cache.
+ */
+import type Database from 'better-sqlite3';
+import { MARKET_IDS } from '../../domain/markets.ts';
+import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
+import type { RollupRow } from '../../pricing/rollups.ts';
+import { decodeSales, decodeSide } from '../rollup-codec.ts';
+import type { CompactionStep, HistoryStore, SeriesKey } from '../history-store.ts';
+import type { RollupRowCache } from './rollup-row-cache.ts';
+import type { RollupStatements, TierStatements } from './rollup-statements.ts';
+import type { SeriesDirectory } from './series-directory.ts';
+
+/** Series examined per retention step at most (bounds a step that finds little to delete). */
+const SERIES_PER_STEP = 2_000;
+
+function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number] {
+  const width = TIER_MS[tier];
+  return [Math.ceil(fromMs / width), Math.ceil(toMs / width)];
+}
+
+/** Deletes at most `limit` of a series' buckets below `cutoff`; true when none remain. */
+function deleteSome(
+  statements: TierStatements,
+  series: number,
+  cutoff: number,
+  limit: number,
+): { deleted: number; finished: boolean } {
+  const beyond = statements.expiredAt.get(series, cutoff, limit);
+  const bound = beyond ? beyond.bucket : cutoff;
+  return { deleted: statements.deleteBefore.run(series, bound).changes, finished: !beyond };
+}
+
+export function createSqliteHistory(
+  db: Database.Database,
+  ready: () => {
+    statements: RollupStatements;
+    directory: SeriesDirectory;
+    cache: Pick<RollupRowCache, 'invalidate'>;
+  },
+): HistoryStore {
+  const seriesId = (key: SeriesKey) => ready().directory.find(key.game, key.itemId, key.market);
+
+  const compactStep = (tier: Tier, cutoff: number, start: number, maxRows: number) => {
+    const { statements } = ready();
+    let deleted = 0;
+    const ids = statements.seriesFrom.all(start, SERIES_PER_STEP).map((row) => row[0]);
+    for (const id of ids) {
+      const step = deleteSome(statements.tiers[tier], id, cutoff, maxRows - deleted);
+      deleted += step.deleted;
+      if (!step.finished) return { deleted, next: id };
+      if (deleted >= maxRows) return { deleted, next: id + 1 };
+    }
+    const last = ids[ids.length - 1];
+    return { deleted, next: ids.length < SERIES_PER_STEP || last === undefined ? null : last + 1 };
+  };
+  const compactInTransaction = db.transaction(compactStep);
+
+  return {
+    async historyMarkets(game, itemId) {
+      const found = new Set(
+        ready()
+          .statements.seriesMarkets.all(game, itemId)
+          .map((row) => row[0]),
+      );
+      return MARKET_IDS.filter((market) => found.has(market));
+    },
+    async readRollups(key, tier, fromMs, toMs) {
+      const id = seriesId(key);
+      if (id === null) return [];
+      const [from, to] = rangeBounds(tier, fromMs, toMs);
+      const width = TIER_MS[tier];
+      const out: RollupRow[] = [];
+      for (const [bucket, ask, bid, sales] of ready().statements.tiers[tier].selectRange.iterate(
+        id,
+        from,
+        to,
+      )) {
+        const start = bucket * width;
+        out.push({
+          start,
+          ask: ask ? decodeSide('ask', ask, start) : null,
+          bid: bid ? decodeSide('bid', bid, start) : null,
+          sales: sales ? decodeSales(sales) : null,
+        });
+      }
+      return out;
+    },
+    async readSaleCounts(key, tier, fromMs, toMs) {
+      const id = seriesId(key);
+      if (id === null) return [];
+      const [from, to] = rangeBounds(tier, fromMs, toMs);
+      const width = TIER_MS[tier];
+      return ready()
+        .statements.tiers[tier].selectUnits.all(id, from, to)
+        .map(([bucket, units]) => ({ start: bucket * width, units }));
+    },
+    async deleteRollupsBefore(tier, beforeMs, step): Promise<CompactionStep> {
+      const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
+      const start = step.cursor === null ? 0 : Number(step.cursor);
+      const result = compactInTransaction.immediate(tier, cutoff, start, Math.max(1, step.maxRows));
+      if (result.deleted > 0) ready().cache.invalidate();
+      return { deleted: result.deleted, cursor: result.next === null ? null : String(result.next) };
+    },
+  };
+}

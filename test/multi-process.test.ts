@@ -1,0 +1,259 @@
+/**
+ * Scale-out end to end: two ingest processes (one holds the market leases, one is a hot
+ * standby) and two API processes on loopback, sharing one PostgreSQL schema and one Redis key
+ * prefix, all started through the real CLI. Skipped unless DATABASE_URL and REDIS_URL are set.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { adminQuery, dropSchema } from '../src/store/postgres/test-support.ts';
+import { deleteKeys } from '../src/events/redis-test-support.ts';
+import { BIN, childEnv, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? '';
+const REDIS_URL = process.env.REDIS_URL ?? '';
+const needsBoth = DATABASE_URL && REDIS_URL ? {} : { skip: 'DATABASE_URL and REDIS_URL not set' };
+
+const LEASE_MS = 1500;
+const run = randomBytes(5).toString('hex');
+const SCHEMA = `mp_${run}`;
+const PREFIX = `test:mp:${run}:`;
+const ITEMS = '/v1/items?perPage=20';
+const FRESHNESS = '/v1/status/freshness';
+const ITEM = 'AK-47 | Redline (Field-Tested)';
+
+interface Quote {
+  market: string;
+  fetchedAt: string;
+  isStale: boolean;
+}
+interface Snapshot {
+  name: string;
+  markets: Quote[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function get(server: RunningServer, path: string, key: string) {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    headers: { Authorization: `ApiKey ${key}` },
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
+}
+
+async function getOk<T>(server: RunningServer, path: string, key: string): Promise<T> {
+  const { status, body } = await get(server, path, key);
+  assert.equal(status, 200, `${server.baseUrl}${path}: ${JSON.stringify(body)}`);
+  return body as T;
+}
+
+/** Polls `probe` every 100 ms until it returns a value; fails after `timeoutMs`. */
+async function within<T>(timeoutMs: number, what: string, probe: () => Promise<T | null>) {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (performance.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+/** Newest fetchedAt (ms) over the quotes of the first page of items. */
+async function newestQuote(server: RunningServer, key: string): Promise<number> {
+  const page = await getOk<{ data: Snapshot[] }>(server, ITEMS, key);
+  const times = page.data.flatMap((item) => item.markets.map((q) => Date.parse(q.fetchedAt)));
+  return Math.max(0, ...times);
+}
+
+describe(
+  'several processes: two ingest (leased), two API, one PostgreSQL, one Redis',
+  needsBoth,
+  () => {
+    const offsetFile = join(mkdtempSync(join(tmpdir(), 'pricing-offset-')), 'offset-ms');
+    const env = childEnv({
+      DATABASE_URL,
+      REDIS_URL,
+      PRICING_PG_SCHEMA: SCHEMA,
+      PRICING_REDIS_PREFIX: PREFIX,
+      LOG_LEVEL: 'warn',
+    });
+    const apiEnv = { ...env, PRICING_CLOCK_OFFSET_FILE: offsetFile };
+    const cli = async (...args: string[]) => {
+      const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args], { env });
+      return stdout.trim().split('\n');
+    };
+    const ingestArgs = [
+      '--role',
+      'ingest',
+      '--lease-ms',
+      String(LEASE_MS),
+      '--sim-items',
+      '200',
+      '--backfill-days',
+      '0',
+    ];
+    const ingestReady = { env, ready: /ingest running as/ };
+    let ingestA: RunningServer;
+    let ingestB: RunningServer;
+    let apis: RunningServer[] = [];
+    let devKeys: string[] = [];
+    let opsKey = '';
+    let revocable = { id: '', key: '' };
+    const redis = new Redis(REDIS_URL || 'redis://127.0.0.1:6379', { lazyConnect: true });
+
+    const leaseHolderPid = async () => {
+      const owner = await redis.get(`${PREFIX}lease:skinport`);
+      return owner === null ? null : Number(owner.split(':')[1]);
+    };
+    const no5xx = (status: number) => assert.ok(status < 500, `got ${status}`);
+
+    before(async () => {
+      writeFileSync(offsetFile, '0');
+      await adminQuery(`CREATE SCHEMA ${SCHEMA}`);
+      ingestA = await startServer([...ingestArgs, '--data', tempDataDir()], ingestReady);
+      const started = await Promise.all([
+        startServer([...ingestArgs, '--data', tempDataDir()], ingestReady),
+        startServer(['--role', 'api', '--data', tempDataDir()], { env: apiEnv }),
+        startServer(['--role', 'api', '--data', tempDataDir()], { env: apiEnv }),
+      ]);
+      [ingestB] = started;
+      apis = started.slice(1);
+      await cli('accounts', 'create', 'dev', '--plan', 'developer');
+      await cli('accounts', 'create', 'ops', '--plan', 'enterprise');
+      const created = await Promise.all([
+        cli('keys', 'create', '--account', 'dev'),
+        cli('keys', 'create', '--account', 'dev'),
+        cli('keys', 'create', '--account', 'ops'),
+        cli('keys', 'create', '--account', 'ops'),
+      ]);
+      devKeys = created.slice(0, 2).map((lines) => lines.at(-1)!);
+      opsKey = created[2]!.at(-1)!;
+      revocable = {
+        id: /key id: (\S+)/.exec(created[3]!.join('\n'))![1]!,
+        key: created[3]!.at(-1)!,
+      };
+      await redis.connect();
+    });
+
+    after(async () => {
+      for (const server of [ingestA, ingestB, ...apis]) await server?.stop('SIGKILL');
+      await deleteKeys(redis, PREFIX).catch(() => 0);
+      redis.disconnect();
+      await dropSchema(SCHEMA);
+    });
+
+    test('a Developer account gets exactly 60 a minute across both API processes and keys', async () => {
+      const secondOfMinute = (Date.now() % 60_000) / 1000;
+      if (secondOfMinute > 55) await sleep((61 - secondOfMinute) * 1000);
+      const statuses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          get(apis[i % 2]!, FRESHNESS, devKeys[Math.floor(i / 2) % 2]!).then((r) => r.status),
+        ),
+      );
+      assert.equal(statuses.filter((status) => status === 200).length, 60);
+      assert.equal(statuses.filter((status) => status === 429).length, 40);
+    });
+
+    test('a key revoked through the CLI is refused on both API processes within 1 s', async () => {
+      for (const api of apis) await getOk(api, FRESHNESS, revocable.key);
+      await cli('keys', 'revoke', revocable.id);
+      await within(1000, 'revoked everywhere', async () => {
+        const statuses = await Promise.all(
+          apis.map(async (api) => (await get(api, FRESHNESS, revocable.key)).status),
+        );
+        return statuses.every((status) => status === 401) ? true : null;
+      });
+    });
+
+    test('a quote polled after start reaches both API processes (the second within 1 s)', async () => {
+      const since = Date.now();
+      const seen = await within(60_000, 'a freshly polled quote on API 1', async () => {
+        const newest = await newestQuote(apis[0]!, opsKey);
+        return newest >= since ? newest : null;
+      });
+      await within(1000, 'the same quote on API 2', async () =>
+        (await newestQuote(apis[1]!, opsKey)) >= seen ? true : null,
+      );
+    });
+
+    test('a quote imported through the CLI is served by both API processes within 1 s', async () => {
+      const file = join(tempDataDir(), 'one.ndjson');
+      const line = {
+        kind: 'book',
+        game: 'cs2',
+        market: 'csfloat',
+        item: ITEM,
+        side: 'ask',
+        currency: 'USD',
+        fetchedAt: new Date(Date.now() - 1000).toISOString(),
+        levels: [{ price: 987_654, quantity: 1, orders: 1 }],
+        listingCount: 1,
+      };
+      writeFileSync(file, `${JSON.stringify(line)}\n`);
+      await cli('import', file);
+      const path = `/v1/pricing/${encodeURIComponent(ITEM)}`;
+      await within(1000, 'the imported quote on both API processes', async () => {
+        const views = await Promise.all(
+          apis.map((api) =>
+            getOk<{ markets: { market: string; price: number }[] }>(api, path, opsKey),
+          ),
+        );
+        const prices = views.map((view) => view.markets.find((q) => q.market === 'csfloat')?.price);
+        return prices.every((price) => price === 987_654) ? true : null;
+      });
+    });
+
+    test('kill -9 of the lease holder: the standby takes over and quotes advance', async () => {
+      assert.equal(await leaseHolderPid(), ingestA.child.pid, 'the first ingest holds the leases');
+      await ingestA.stop('SIGKILL');
+      const killedAt = Date.now();
+      await within(LEASE_MS * 2 + 1000, 'standby holds the lease', async () =>
+        (await leaseHolderPid()) === ingestB.child.pid ? true : null,
+      );
+      for (const api of apis) {
+        await within(10_000, `quotes advance on ${api.baseUrl}`, async () =>
+          (await newestQuote(api, opsKey)) > killedAt ? true : null,
+        );
+      }
+    });
+
+    test('with every ingest process dead, quotes age into stale on both API processes', async () => {
+      await ingestB.stop('SIGKILL');
+      writeFileSync(offsetFile, String(31 * 60_000));
+      await sleep(400);
+      for (const api of apis) {
+        const page = await getOk<{ data: Snapshot[] }>(api, ITEMS, opsKey);
+        const quotes = page.data.flatMap((item) => item.markets);
+        assert.ok(quotes.length > 0);
+        assert.ok(
+          quotes.every((quote) => quote.isStale),
+          'every quote is flagged stale',
+        );
+        const freshness = await getOk<{ overall_status: string; markets: { status: string }[] }>(
+          api,
+          FRESHNESS,
+          opsKey,
+        );
+        assert.equal(freshness.overall_status, 'stale');
+        assert.ok(freshness.markets.every((market) => market.status === 'stale'));
+        const health = await fetch(`${api.baseUrl}/v1/markets/health`);
+        no5xx(health.status);
+        const rows = (await health.json()) as { status: string }[];
+        assert.ok(
+          rows.every((row) => row.status !== 'live'),
+          'health no longer reports live',
+        );
+      }
+      for (const api of apis) {
+        assert.equal(api.child.exitCode, null, 'API process still running');
+        assert.equal(await api.stop('SIGTERM'), 0, 'API process closes cleanly');
+      }
+    });
+  },
+);
