@@ -12,7 +12,10 @@ import { DAY, MINUTE, manualClock } from '../src/domain/clock.ts';
 import { DEFAULT_FX, type FxTable } from '../src/ingest/fx.ts';
 import { simFxRates } from '../src/markets/sim/price-model.ts';
 import { TIERS } from '../src/pricing/rollup-buckets.ts';
-import { createSqlitePriceStore, type SqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
+import {
+  createSqlitePriceStore,
+  type SqlitePriceStore,
+} from '../src/store/sqlite/sqlite-price-store.ts';
 import { cloneItemsDaily, ingestSimulated, replicateDays, tableBytes } from './history-data.ts';
 import { benchHistoryReads } from './history-reads.ts';
 
@@ -67,7 +70,10 @@ async function benchSizes(store: SqlitePriceStore, catalogs: ReturnType<typeof l
   });
   store.db.exec('VACUUM');
   const bytes = tableBytes(store.db);
-  const seriesCount = store.db.prepare<[], number>('SELECT count(*) FROM history_series').pluck().get()!;
+  const seriesCount = store.db
+    .prepare<[], number>('SELECT count(*) FROM history_series')
+    .pluck()
+    .get()!;
   const seriesPerItem = seriesCount / items;
   console.log(
     `sizes: ${items} items × one day at a 10-minute step through full ingest (${timing.observations} observations), ` +

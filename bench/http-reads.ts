@@ -6,7 +6,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeLoad, embeddedEnv, load, ratio, spawnServer, type LoadResult } from './harness.ts';
+import {
+  describeLoad,
+  embeddedEnv,
+  load,
+  ratio,
+  spawnServer,
+  type ChildServer,
+  type LoadResult,
+} from './harness.ts';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const HELLO = join(import.meta.dirname, 'hello-server.ts');
@@ -56,42 +64,64 @@ export interface ReadBenchResult {
   reads: Record<string, LoadResult>;
 }
 
+function serveArgs(dataDir: string, source: 'sim' | 'none'): string[] {
+  const args = ['serve', '--port', '0', '--data', dataDir, '--source', source];
+  return [BIN, ...args, '--backfill-days', '0', '--log-level', 'warn'];
+}
+
+async function measureReads(
+  label: string,
+  server: ChildServer,
+  paths: Record<string, string>,
+  key: string,
+  baseline: LoadResult,
+): Promise<Record<string, LoadResult>> {
+  const headers = { Authorization: `ApiKey ${key}` };
+  const reads: Record<string, LoadResult> = {};
+  for (const [name, path] of Object.entries(paths)) {
+    await load(`${server.url}${path}`, { seconds: 2, headers });
+    reads[name] = await load(`${server.url}${path}`, { headers });
+    const ratioText = ratio(reads[name].requestsPerSecond, baseline.requestsPerSecond);
+    console.log(
+      `${describeLoad(`${name} [${label}]`, reads[name])}; ratio vs baseline ${ratioText}`,
+    );
+  }
+  return reads;
+}
+
+/**
+ * Two phases on the same data dir: reads while the simulator polls every market (the ingest
+ * worker competes for the same 2 cores), then reads on the same fully quoted book restarted
+ * with `--source none` (no ingest).
+ */
 export async function benchHttpReads(paths: Record<string, string>): Promise<ReadBenchResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pricing-bench-'));
   const key = prepareBenchAccount(dataDir);
   const hello = await spawnServer(['--import', 'tsx', HELLO]);
-  const server = await spawnServer([
-    BIN,
-    'serve',
-    '--port',
-    '0',
-    '--data',
-    dataDir,
-    '--backfill-days',
-    '0',
-    '--log-level',
-    'warn',
-  ]);
   try {
-    const headers = { Authorization: `ApiKey ${key}` };
-    await waitForQuotes(`${server.url}${Object.values(paths)[0]}`, key);
-    // Let the first polling wave (every market's whole catalog at once) settle: steady state.
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
     await load(`${hello.url}/hello`, { seconds: 2 });
     const baseline = await load(`${hello.url}/hello`);
     console.log(describeLoad('baseline bare Fastify hello-world', baseline));
-    const reads: Record<string, LoadResult> = {};
-    for (const [name, path] of Object.entries(paths)) {
-      await load(`${server.url}${path}`, { seconds: 2, headers });
-      reads[name] = await load(`${server.url}${path}`, { headers });
-      const line = describeLoad(name, reads[name]);
-      console.log(
-        `${line}; ratio vs baseline ${ratio(reads[name].requestsPerSecond, baseline.requestsPerSecond)}`,
-      );
+    const live = await spawnServer(serveArgs(dataDir, 'sim'));
+    let reads: Record<string, LoadResult>;
+    try {
+      await waitForQuotes(`${live.url}${Object.values(paths)[0]}`, key);
+      // Let the first polling wave (every market's whole catalog at once) settle.
+      await new Promise((r) => setTimeout(r, SETTLE_MS));
+      reads = await measureReads('simulator ingesting', live, paths, key, baseline);
+    } finally {
+      await live.stop();
+    }
+    const quiet = await spawnServer(serveArgs(dataDir, 'none'));
+    try {
+      await waitForQuotes(`${quiet.url}${Object.values(paths)[0]}`, key);
+      const quietReads = await measureReads('quiet book', quiet, paths, key, baseline);
+      for (const [name, result] of Object.entries(quietReads)) reads[`${name} [quiet]`] = result;
+    } finally {
+      await quiet.stop();
     }
     return { baseline, reads };
   } finally {
-    await server.stop();
     await hello.stop();
   }
 }

@@ -21,6 +21,9 @@ import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from '../ingest/retention.ts
 import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
 import { marketInfo } from '../markets/registry.ts';
 import type { HistoryStore } from '../store/history-store.ts';
+
+/** The whole-catalog payload is rebuilt at most this often after a book change. */
+export const ITEMS_ALL_REBUILD_MS = 30_000;
 import { createQuotaLimiters } from './quotas.ts';
 
 export interface HttpFrontOptions {
@@ -94,7 +97,12 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     bookRetention.unref();
     closers.push(() => clearInterval(bookRetention));
 
-    const itemsAll = new ItemsAllCache({ book, catalog: catalogs.cs2, clock });
+    const itemsAll = new ItemsAllCache({
+      book,
+      catalog: catalogs.cs2,
+      clock,
+      minIntervalMs: ITEMS_ALL_REBUILD_MS,
+    });
     closers.push(() => itemsAll.close());
     await itemsAll.rebuild();
 

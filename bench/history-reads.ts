@@ -1,0 +1,142 @@
+/**
+ * History read latency on the benchmark store: a 180-day hourly aggregate read and a 7-day
+ * 10-minute per-market read of one item, through the store + pure functions and through the
+ * full route (auth, plan gate, quota, validation, serialisation) with app.inject.
+ */
+import { createMemoryRateLimiter } from '../src/access/memory-rate-limiter.ts';
+import { Book } from '../src/book/book.ts';
+import type { loadCatalogs } from '../src/catalog/index.ts';
+import { DAY, iso, type Clock } from '../src/domain/clock.ts';
+import { buildApp } from '../src/http/app.ts';
+import type { HistoryRequest } from '../src/http/history-params.ts';
+import { readSeriesHistory } from '../src/http/history-reader.ts';
+import {
+  ArrayFetchHistory,
+  auth,
+  DEFAULT_KEYS,
+  KEYS,
+  SettableItemsAll,
+  testAuthenticator,
+  testPlanGate,
+} from '../src/http/test-support.ts';
+import { nearestRank } from '../src/pricing/stats.ts';
+import type { SqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
+
+const RUNS = 200;
+
+interface Latency {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+async function measure(run: () => Promise<number>): Promise<Latency & { points: number }> {
+  let points = 0;
+  for (let i = 0; i < 10; i += 1) points = await run();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    p50: nearestRank(times, 50)!,
+    p95: nearestRank(times, 95)!,
+    p99: nearestRank(times, 99)!,
+    points,
+  };
+}
+
+function report(label: string, latency: Latency & { points: number }, baseline?: Latency): void {
+  const ms = (value: number) => value.toFixed(2);
+  const ratio = baseline
+    ? `; p95 ratio vs store + pure ${(latency.p95 / baseline.p95).toFixed(2)}`
+    : '';
+  console.log(
+    `${label}: ${latency.points} points, p50 ${ms(latency.p50)} ms, p95 ${ms(latency.p95)} ms, p99 ${ms(latency.p99)} ms${ratio}`,
+  );
+}
+
+/** The stored catalog item with the most market series. */
+function busiestItem(store: SqlitePriceStore): string {
+  return store.db
+    .prepare<[], string>(
+      `SELECT item_id FROM history_series WHERE game = 'cs2' AND item_id NOT LIKE '%~%'
+       GROUP BY item_id ORDER BY count(*) DESC, item_id LIMIT 1`,
+    )
+    .pluck()
+    .get()!;
+}
+
+export async function benchHistoryReads(
+  store: SqlitePriceStore,
+  catalogs: ReturnType<typeof loadCatalogs>,
+  clock: Clock,
+): Promise<void> {
+  const item = catalogs.cs2.byId(busiestItem(store))!;
+  const end = clock.now();
+  const [market] = await store.historyMarkets('cs2', item.id);
+  const long: HistoryRequest = {
+    fromMs: end - 180 * DAY,
+    toMs: end - 1,
+    listingType: 'SELL_OFFER',
+    salesWindow: null,
+    tier: '1h',
+  };
+  const short: HistoryRequest = { ...long, fromMs: end - 7 * DAY, tier: '10m' };
+  const aggregate = { game: 'cs2' as const, itemId: item.id, market: null };
+  const own = { ...aggregate, market: market! };
+  console.log(
+    `reads of "${item.marketHashName}" (per-market series: ${market}), ${RUNS} runs each`,
+  );
+
+  const storeLong = await measure(
+    async () => (await readSeriesHistory(store, aggregate, long)).length,
+  );
+  report('180-day hourly aggregate SELL_OFFER, store + pure (target p95 ≤ 25 ms)', storeLong);
+  const storeShort = await measure(async () => (await readSeriesHistory(store, own, short)).length);
+  report('7-day 10m per-market SELL_OFFER, store + pure', storeShort);
+  const sales = { ...long, listingType: 'SALE_HISTORY' as const, salesWindow: '30d' as const };
+  report(
+    '180-day hourly aggregate SALE_HISTORY with 30d rolling volume, store + pure',
+    await measure(async () => (await readSeriesHistory(store, aggregate, sales)).length),
+  );
+
+  const app = await buildApp({
+    clock,
+    catalogs,
+    book: new Book(),
+    authenticator: testAuthenticator(DEFAULT_KEYS),
+    planGate: testPlanGate,
+    limiter: createMemoryRateLimiter(),
+    healthLimiter: createMemoryRateLimiter(),
+    fetchHistory: new ArrayFetchHistory(),
+    marketCadence: () => 60_000,
+    itemsAll: new SettableItemsAll(),
+    history: store,
+    docs: false,
+  });
+  const name = encodeURIComponent(item.marketHashName);
+  const get = async (url: string, field: 'history' | 'series') => {
+    const response = await app.inject({ url, headers: auth(KEYS.enterprise) });
+    if (response.statusCode !== 200)
+      throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+    const body = response.json();
+    return field === 'history' ? body.history.length : body.series[0].history.length;
+  };
+  const range = (request: HistoryRequest) => `from=${iso(request.fromMs)}&to=${iso(request.toMs)}`;
+  report(
+    'GET /v1/pricing/:name/history, 180 days hourly (full route)',
+    await measure(() => get(`/v1/pricing/${name}/history?${range(long)}`, 'history')),
+    storeLong,
+  );
+  report(
+    'GET /v1/pricing/:name/history/markets, 7 days at 10m, one market (full route)',
+    await measure(() =>
+      get(`/v1/pricing/${name}/history/markets?${range(short)}&markets=${market}`, 'series'),
+    ),
+    storeShort,
+  );
+  await app.close();
+}
