@@ -22,7 +22,7 @@ import {
 import { nearestRank } from '../src/pricing/stats.ts';
 import type { SqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 
-const RUNS = 200;
+const RUNS = 150;
 
 interface Latency {
   p50: number;

@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark, each reporting a ratio against a baseline from the same run. */
+import { benchHistory } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
 import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-out.ts';
 
@@ -14,6 +15,8 @@ await benchHttpReads({
   'GET /v1/nbbo?market_hash_name=': `/v1/nbbo?market_hash_name=${item}`,
   'GET /v1/nbbo/depth?market_hash_name=': `/v1/nbbo/depth?market_hash_name=${item}`,
 });
+console.log('\n## Price history: rollup ingest, bytes per item-day, read latency');
+await benchHistory();
 console.log('\n## Scale-out primitives');
 await benchQuotaStores(REDIS_URL);
 await benchPropagation(REDIS_URL);

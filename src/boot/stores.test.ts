@@ -43,7 +43,7 @@ describe('stores from the configuration', () => {
 });
 
 describe('stores on PostgreSQL', needsPostgres, () => {
-  test('price and access stores share one schema; no history store yet', async () => {
+  test('price and access stores share one schema; the price store serves history', async () => {
     const schema = testSchemaName();
     const config = resolveStoreConfig({}, { DATABASE_URL, PRICING_PG_SCHEMA: schema });
     const opened = createPriceStore(config, clock);
@@ -52,7 +52,8 @@ describe('stores on PostgreSQL', needsPostgres, () => {
       await opened.prices.init();
       await access.init();
       assert.equal(opened.kind, 'postgres');
-      assert.equal(opened.history, null);
+      assert.equal(opened.history, opened.prices);
+      assert.deepEqual(await opened.history?.historyMarkets('cs2', 'AK-47 | Redline'), []);
       assert.equal(await opened.prices.isEmpty(), true);
       assert.deepEqual(await access.listAccounts(), []);
     } finally {

@@ -19,7 +19,7 @@ export type StoreKind = 'sqlite' | 'postgres';
 export interface OpenedPriceStore {
   kind: StoreKind;
   prices: PriceStore;
-  /** History rollups: the SQLite store serves them; PostgreSQL does not yet (null). */
+  /** History rollups: both stores serve them (null is kept for servers without history). */
   history: HistoryStore | null;
 }
 
@@ -48,7 +48,7 @@ function postgresOptions(config: StoreConfig, clock: Clock) {
 export function createPriceStore(config: StoreConfig, clock: Clock): OpenedPriceStore {
   if (config.databaseUrl !== null) {
     const prices = createPostgresPriceStore(postgresOptions(config, clock));
-    return { kind: 'postgres', prices, history: null };
+    return { kind: 'postgres', prices, history: prices };
   }
   const paths = dataPaths(config.dataDir);
   ensureDataDir(paths);

@@ -15,8 +15,11 @@ import {
 } from '../pricing/rollup-volume.ts';
 import { emptyRow, mergeRow, type RollupRow, type Scope } from '../pricing/rollups.ts';
 import type { TierSpan } from '../pricing/rollup-buckets.ts';
-import type { HistoryStore, SeriesKey } from '../store/history-store.ts';
+import type { HistoryStore, RollupSection, SeriesKey } from '../store/history-store.ts';
 import type { HistoryRequest } from './history-params.ts';
+
+/** A book read (asks and bids: stats, best ask and best bid) needs no sales. */
+const BOOK_SECTIONS: readonly RollupSection[] = ['ask', 'bid'];
 
 async function saleCounter(
   store: HistoryStore,
@@ -44,7 +47,8 @@ export async function readSeriesHistory(
   request: HistoryRequest,
 ): Promise<HistoryPoint[]> {
   const [fromMs, toMs] = bucketBounds(request.fromMs, request.toMs, request.tier);
-  const rows = await store.readRollups(series, request.tier, fromMs, toMs);
+  const sections = request.listingType === 'SALE_HISTORY' ? undefined : BOOK_SECTIONS;
+  const rows = await store.readRollups(series, request.tier, fromMs, toMs, sections);
   const scope: Scope = series.market === null ? 'aggregate' : 'market';
   const counter =
     request.listingType === 'SALE_HISTORY' ? await saleCounter(store, series, rows, request) : null;
@@ -72,12 +76,8 @@ export async function readWindows(
     const merged = emptyRow(spans[0]?.fromMs ?? 0);
     let seen = false;
     for (const span of spans) {
-      const rows = await store.readRollups(
-        { game, itemId, market },
-        span.tier,
-        span.fromMs,
-        span.toMs,
-      );
+      const key = { game, itemId, market };
+      const rows = await store.readRollups(key, span.tier, span.fromMs, span.toMs, BOOK_SECTIONS);
       for (const row of rows) mergeRow(merged, row);
       seen ||= rows.length > 0;
     }

@@ -11,14 +11,13 @@
  */
 import type { Cents } from '../domain/money.ts';
 
-export interface SketchBin {
-  bin: number;
-  count: number;
-  sum: number;
-}
+/**
+ * Bins in ascending order, flat: [bin, count, sum, bin, count, sum, ...] (one array per
+ * sketch instead of an object per bin: a 180-day read decodes ~100k bins).
+ */
+export type Sketch = number[];
 
-/** Bins in ascending order. */
-export type Sketch = SketchBin[];
+const STRIDE = 3;
 
 const EXACT_BELOW = 256;
 const SUB_BINS = 128;
@@ -48,48 +47,48 @@ export function binLow(bin: number): Cents {
   return (SUB_BINS + (offset % SUB_BINS)) * POW2[exponent - SUB_BITS]!;
 }
 
+/** Index of the first triple whose bin is above `bin`, scanning from the end. */
 function place(sketch: Sketch, bin: number): number {
   let index = sketch.length;
-  while (index > 0 && sketch[index - 1]!.bin > bin) index -= 1;
+  while (index > 0 && sketch[index - STRIDE]! > bin) index -= STRIDE;
   return index;
+}
+
+function addBin(sketch: Sketch, bin: number, count: number, sum: number): void {
+  const index = place(sketch, bin);
+  if (index > 0 && sketch[index - STRIDE] === bin) {
+    sketch[index - 2]! += count;
+    sketch[index - 1]! += sum;
+  } else sketch.splice(index, 0, bin, count, sum);
 }
 
 /** Adds `count` copies of `price` (mutates). */
 export function sketchAdd(sketch: Sketch, price: Cents, count = 1): void {
-  const bin = binOf(price);
-  const index = place(sketch, bin);
-  const held = sketch[index - 1];
-  if (held && held.bin === bin) {
-    held.count += count;
-    held.sum += price * count;
-  } else sketch.splice(index, 0, { bin, count, sum: price * count });
+  addBin(sketch, binOf(price), count, price * count);
 }
 
 /** Adds every bin of `from` into `into` (mutates `into`). */
 export function sketchMerge(into: Sketch, from: Sketch): void {
-  for (const entry of from) {
-    const index = place(into, entry.bin);
-    const held = into[index - 1];
-    if (held && held.bin === entry.bin) {
-      held.count += entry.count;
-      held.sum += entry.sum;
-    } else into.splice(index, 0, { ...entry });
+  for (let index = 0; index < from.length; index += STRIDE) {
+    addBin(into, from[index]!, from[index + 1]!, from[index + 2]!);
   }
 }
 
 export function sketchCopy(sketch: Sketch): Sketch {
-  return sketch.map((entry) => ({ ...entry }));
+  return sketch.slice();
 }
 
-function representative(entry: SketchBin): Cents {
-  return Math.floor((2 * entry.sum + entry.count) / (2 * entry.count));
+/** The mean of the bin at triple `index`, half up. */
+function representative(sketch: Sketch, index: number): Cents {
+  const count = sketch[index + 1]!;
+  return Math.floor((2 * sketch[index + 2]! + count) / (2 * count));
 }
 
 function valueAtRank(sketch: Sketch, rank: number): Cents {
   let seen = 0;
-  for (const entry of sketch) {
-    seen += entry.count;
-    if (seen >= rank) return representative(entry);
+  for (let index = 0; index < sketch.length; index += STRIDE) {
+    seen += sketch[index + 1]!;
+    if (seen >= rank) return representative(sketch, index);
   }
   throw new Error(`rank ${rank} beyond the sketch's ${seen} values`);
 }
@@ -97,7 +96,7 @@ function valueAtRank(sketch: Sketch, rank: number): Cents {
 /** The approximate median (see the module comment); null for an empty sketch. */
 export function sketchMedian(sketch: Sketch): Cents | null {
   let total = 0;
-  for (const entry of sketch) total += entry.count;
+  for (let index = 1; index < sketch.length; index += STRIDE) total += sketch[index]!;
   if (total === 0) return null;
   const low = valueAtRank(sketch, Math.floor((total + 1) / 2));
   const high = valueAtRank(sketch, Math.floor(total / 2) + 1);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import type { MarketId } from '../domain/markets.ts';
-import type { SaleRecord, SideSnapshot } from '../domain/quote.ts';
+import type { SaleRecord } from '../domain/quote.ts';
 import { TIER_MS, type Tier } from './rollup-buckets.ts';
 import { MemoryRollups } from './rollup-memory.ts';
 import { emptyRow, mergeRow, sideObservation, type RollupRow } from './rollups.ts';

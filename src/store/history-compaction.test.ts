@@ -85,7 +85,9 @@ describe('startHistoryCompaction', () => {
         firstPass();
       },
     });
+    const keepAlive = setInterval(() => {}, 1_000); // the job's own timer is unref'd
     await done;
+    clearInterval(keepAlive);
     await job.stop();
     assert.deepEqual(passes[0], { '10m': 2, '1h': 0, '1d': 0 });
     assert.deepEqual(await starts(store, '10m'), [NOW - HOUR]);

@@ -88,6 +88,22 @@ function roundTripCases(make: HistoryStoreFactory): void {
       assert.deepEqual(await store.readRollups(SERIES.aggregate, '1h', T0 + 1, T0 + HOUR), []);
     }));
 
+  test('a read of some sections lists every bucket with the other sections null', () =>
+    withHistoryStore(make, async (store) => {
+      for (const entry of activity()) await store.writeBatch(entry);
+      const all = await store.readRollups(SERIES.aggregate, '1h', T0, T0 + DAY);
+      const sales = await store.readRollups(SERIES.aggregate, '1h', T0, T0 + DAY, ['sales']);
+      assert.deepEqual(
+        sales,
+        all.map((row) => ({ ...row, ask: null, bid: null })),
+      );
+      const book = await store.readRollups(SERIES.aggregate, '1h', T0, T0 + DAY, ['ask', 'bid']);
+      assert.deepEqual(
+        book,
+        all.map((row) => ({ ...row, sales: null })),
+      );
+    }));
+
   test('units sold per bucket, buckets without sales absent', () =>
     withHistoryStore(make, async (store) => {
       for (const entry of activity()) await store.writeBatch(entry);

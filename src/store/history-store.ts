@@ -20,6 +20,9 @@ export interface SeriesKey {
   market: MarketId | null;
 }
 
+export type RollupSection = 'ask' | 'bid' | 'sales';
+export const ALL_SECTIONS: readonly RollupSection[] = ['ask', 'bid', 'sales'];
+
 export interface CompactionStep {
   /** Buckets deleted by this call. */
   deleted: number;
@@ -30,8 +33,17 @@ export interface CompactionStep {
 export interface HistoryStore {
   /** Markets with a stored series for the item (at any time), in MARKET_IDS order. */
   historyMarkets(game: Game, itemId: string): Promise<MarketId[]>;
-  /** Buckets of one series and tier with start in [fromMs, toMs), oldest first. */
-  readRollups(series: SeriesKey, tier: Tier, fromMs: number, toMs: number): Promise<RollupRow[]>;
+  /**
+   * Buckets of one series and tier with start in [fromMs, toMs), oldest first. Only the
+   * `sections` asked for are read (default all three); the others come back null.
+   */
+  readRollups(
+    series: SeriesKey,
+    tier: Tier,
+    fromMs: number,
+    toMs: number,
+    sections?: readonly RollupSection[],
+  ): Promise<RollupRow[]>;
   /** Units sold per bucket with start in [fromMs, toMs), oldest first; no-sale buckets absent. */
   readSaleCounts(series: SeriesKey, tier: Tier, fromMs: number, toMs: number): Promise<SaleCount[]>;
   /**

@@ -67,13 +67,15 @@ function putSketch(sketch: Sketch, min: number, max: number): void {
     put(0);
     return;
   }
-  put(sketch.length);
+  put(sketch.length / 3);
   let previous = binOf(min);
-  for (const entry of sketch) {
-    put(entry.bin - previous);
-    put(entry.count);
-    put(entry.sum - entry.count * binLow(entry.bin));
-    previous = entry.bin;
+  for (let index = 0; index < sketch.length; index += 3) {
+    const bin = sketch[index]!;
+    const count = sketch[index + 1]!;
+    put(bin - previous);
+    put(count);
+    put(sketch[index + 2]! - count * binLow(bin));
+    previous = bin;
   }
 }
 
@@ -138,75 +140,83 @@ export function resetTransient(): void {
   length = 0;
 }
 
-class Reader {
-  private offset = 0;
-  constructor(private readonly bytes: Uint8Array) {}
+let input: Uint8Array = new Uint8Array(0);
+let position = 0;
 
-  next(): number {
-    let value = 0;
-    let factor = 1;
-    for (;;) {
-      const byte = this.bytes[this.offset++];
-      if (byte === undefined) throw new RollupCodecError('truncated rollup data');
-      value += (byte & 0x7f) * factor;
-      if (byte < HIGH_BIT) return value;
-      factor *= HIGH_BIT;
-    }
+function next(): number {
+  const first = input[position];
+  if (first !== undefined && first < HIGH_BIT) {
+    position += 1;
+    return first;
   }
-
-  done(): boolean {
-    return this.offset >= this.bytes.length;
+  let value = 0;
+  let factor = 1;
+  for (;;) {
+    const byte = input[position++];
+    if (byte === undefined) throw new RollupCodecError('truncated rollup data');
+    value += (byte & 0x7f) * factor;
+    if (byte < HIGH_BIT) return value;
+    factor *= HIGH_BIT;
   }
 }
 
-/** A bucket whose prices are all equal stores no bins: its sketch is one bin of n × min. */
-function readSketch(reader: Reader, min: number): Sketch {
-  const count = reader.next();
-  const sketch: Sketch = [];
-  if (count === 0) return [{ bin: binOf(min), count: 0, sum: 0 }];
+function finished(what: string): void {
+  if (position < input.length) throw new RollupCodecError(`trailing bytes in rollup ${what} data`);
+}
+
+/**
+ * Reads a sketch at the current position. A bucket whose prices are all equal stores no
+ * bins: its sketch is one bin of n × min (n is filled in by the caller once known).
+ */
+function readSketch(min: number): Sketch {
+  const count = next();
+  if (count === 0) return [binOf(min), 0, 0];
+  const sketch: Sketch = new Array<number>(count * 3);
   let bin = binOf(min);
-  for (let index = 0; index < count; index += 1) {
-    bin += reader.next();
-    const entries = reader.next();
-    sketch.push({ bin, count: entries, sum: reader.next() + entries * binLow(bin) });
+  for (let index = 0; index < sketch.length; index += 3) {
+    bin += next();
+    const entries = next();
+    sketch[index] = bin;
+    sketch[index + 1] = entries;
+    sketch[index + 2] = next() + entries * binLow(bin);
   }
   return sketch;
 }
 
 function fillConstant(sketch: Sketch, n: number, min: number): void {
-  const only = sketch[0];
-  if (sketch.length === 1 && only && only.count === 0) {
-    only.count = n;
-    only.sum = n * min;
+  if (sketch.length === 3 && sketch[1] === 0) {
+    sketch[1] = n;
+    sketch[2] = n * min;
   }
 }
 
-function readTally(side: Side, reader: Reader, min: number): MarketTally {
-  const market = MARKET_IDS[reader.next()];
+function readTally(side: Side, min: number): MarketTally {
+  const market = MARKET_IDS[next()];
   if (market === undefined) throw new RollupCodecError('unknown market index in rollup data');
-  const n = reader.next();
-  const size = reader.next();
+  const n = next();
+  const size = next();
   if (side === 'ask') return { market, n, size, quantity: 0, top: 0 };
-  const quantity = reader.next();
-  return { market, n, size, quantity, top: min + unzigzag(reader.next()) };
+  const quantity = next();
+  return { market, n, size, quantity, top: min + unzigzag(next()) };
 }
 
 export function decodeSide(side: Side, bytes: Uint8Array, bucketStart: number): SidePartial {
-  const reader = new Reader(bytes);
-  const min = reader.next();
-  const max = min + reader.next();
-  const sumOverMin = reader.next();
-  const lastAtCode = reader.next();
-  const sketch = readSketch(reader, min);
-  const markets: MarketTally[] = [];
-  const tallies = reader.next();
+  input = bytes;
+  position = 0;
+  const min = next();
+  const max = min + next();
+  const sumOverMin = next();
+  const lastAtCode = next();
+  const sketch = readSketch(min);
+  const tallies = next();
+  const markets: MarketTally[] = new Array<MarketTally>(tallies);
   let n = 0;
   for (let index = 0; index < tallies; index += 1) {
-    const tally = readTally(side, reader, min);
+    const tally = readTally(side, min);
     n += tally.n;
-    markets.push(tally);
+    markets[index] = tally;
   }
-  if (!reader.done()) throw new RollupCodecError('trailing bytes in rollup side data');
+  finished('side');
   fillConstant(sketch, n, min);
   return {
     prices: { n, sum: sumOverMin + n * min, min, max, sketch },
@@ -216,13 +226,14 @@ export function decodeSide(side: Side, bytes: Uint8Array, bucketStart: number): 
 }
 
 export function decodeSales(bytes: Uint8Array): PriceTally {
-  const reader = new Reader(bytes);
-  const n = reader.next();
-  const min = reader.next();
-  const max = min + reader.next();
-  const sum = reader.next() + n * min;
-  const sketch = readSketch(reader, min);
-  if (!reader.done()) throw new RollupCodecError('trailing bytes in rollup sales data');
+  input = bytes;
+  position = 0;
+  const n = next();
+  const min = next();
+  const max = min + next();
+  const sum = next() + n * min;
+  const sketch = readSketch(min);
+  finished('sales');
   fillConstant(sketch, n, min);
   return { n, sum, min, max, sketch };
 }

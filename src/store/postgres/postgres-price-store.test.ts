@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { MINUTE, manualClock } from '../../domain/clock.ts';
 import { priceStoreContract } from '../contract.ts';
 import { T0, listing, sale, side } from '../contract-fixtures.ts';
+import { PRICE_MIGRATIONS } from './migrations.ts';
 import { createPostgresPriceStore } from './postgres-price-store.ts';
 import type { PostgresPriceStore } from './postgres-price-store.ts';
 import {
@@ -120,7 +121,7 @@ describe('PostgreSQL price store', needsPostgres, () => {
     );
     assert.deepEqual(
       ledger.map((row) => row.version),
-      [1],
+      PRICE_MIGRATIONS.map((step) => step.version),
     );
   });
 

@@ -6,6 +6,10 @@
  * - writeBatch() is one transaction: sides and listings de-duplicated by key (the later
  *   record wins), then one unnest() statement per kind. Before it, the months its sales touch
  *   get their partitions (partitions.ts). An older snapshot never overwrites a newer one.
+ * - History: the same object is the HistoryStore (history.ts). writeBatch's transaction also
+ *   merges the batch into the rollups (rollup-writer.ts): the sides it was given and the sales
+ *   that were new, so the rollups always match the committed data. The months the rollups
+ *   touch get their partitions before the transaction, like the sales'.
  * - Calls fail within the pool's connect timeout (2 s) when the server is unreachable;
  *   isUnavailableError() (unavailable.ts) recognises those failures.
  */
@@ -13,12 +17,16 @@ import { systemClock } from '../../domain/clock.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
+import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
+import type { HistoryStore } from '../history-store.ts';
 import type { PriceStore } from '../price-store.ts';
 import { stringInterner } from '../sqlite/rows.ts';
 import type { Intern } from '../sqlite/rows.ts';
 import { createPool, inTransaction } from './driver.ts';
 import type { Pool, PoolClient, PostgresConnectionOptions } from './driver.ts';
+import { createPostgresHistory } from './history.ts';
+import { PostgresSeriesDirectory } from './history-series.ts';
+import { PARTITIONED_TIERS, rollupTable } from './history-statements.ts';
 import { migrate } from './migrate.ts';
 import { PRICE_LEDGER, PRICE_MIGRATIONS } from './migrations.ts';
 import { nextMonthStart, partitionManager } from './partitions.ts';
@@ -37,13 +45,14 @@ import {
   sideKey,
 } from './rows.ts';
 import type { FetchRow, ListingRow, SaleRow, SideRow } from './rows.ts';
+import { writeRollups } from './rollup-writer.ts';
 import * as sql from './statements.ts';
 
 export interface PostgresPriceStoreOptions extends PostgresConnectionOptions {
   clock?: Clock;
 }
 
-export interface PostgresPriceStore extends PriceStore {
+export interface PostgresPriceStore extends PriceStore, HistoryStore {
   /** The connection pool, for diagnostics and tests. */
   readonly pool: Pool;
 }
@@ -67,15 +76,26 @@ function batchColumns(batch: IngestBatch) {
   };
 }
 
+/** Writes the batch's rows; returns the sales that were new (stored for the first time). */
 async function writeColumns(
   client: PoolClient,
   columns: ReturnType<typeof batchColumns>,
   now: number,
-): Promise<void> {
+): Promise<SaleRecord[]> {
   if (columns.sides) await client.query(sql.upsertSides(columns.sides));
-  if (columns.sales) await client.query(sql.insertSales(columns.sales));
+  let newSales: SaleRecord[] = [];
+  if (columns.sales) {
+    const inserted = await client.query<SaleRow>(sql.insertSales(columns.sales));
+    newSales = collect(inserted.rows, saleFromRow);
+  }
   if (columns.listings) await client.query(sql.upsertListings(columns.listings));
   await client.query(sql.markFirstWrite([now]));
+  return newSales;
+}
+
+/** Times a batch's rollups land at (their buckets lie in the same UTC months). */
+function rollupTimes(batch: IngestBatch): number[] {
+  return [...batch.sides.map((side) => side.fetchedAt), ...batch.sales.map((sale) => sale.soldAt)];
 }
 
 export function createPostgresPriceStore(options: PostgresPriceStoreOptions): PostgresPriceStore {
@@ -83,6 +103,10 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
   const pool = createPool(options);
   const salesMonths = partitionManager(pool, { table: 'sales', column: 'sold_at' });
   const fetchMonths = partitionManager(pool, { table: 'fetch_records', column: 'started_at' });
+  const rollupMonths = PARTITIONED_TIERS.map((tier) =>
+    partitionManager(pool, { table: rollupTable(tier), column: 'start' }),
+  );
+  const directory = new PostgresSeriesDirectory();
   let initialised = false;
   let closed = false;
 
@@ -97,6 +121,10 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
 
   return {
     pool,
+    ...createPostgresHistory(() => {
+      ready();
+      return { db: pool, directory };
+    }),
     async init() {
       await migrate(pool, {
         ledger: PRICE_LEDGER,
@@ -104,7 +132,7 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
         ...(options.schema === undefined ? {} : { schema: options.schema }),
         now: () => clock.now(),
       });
-      await ensureAhead([salesMonths, fetchMonths]);
+      await ensureAhead([salesMonths, fetchMonths, ...rollupMonths]);
       initialised = true;
     },
     async writeBatch(batch) {
@@ -112,7 +140,13 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       if (isBatchEmpty(batch)) return;
       const columns = batchColumns(batch);
       await salesMonths.ensure(batch.sales.map((sale) => sale.soldAt));
-      await inTransaction(pool, (client) => writeColumns(client, columns, clock.now()));
+      const times = rollupTimes(batch);
+      for (const months of rollupMonths) await months.ensure(times);
+      const ids = await inTransaction(pool, async (client) => {
+        const newSales = await writeColumns(client, columns, clock.now());
+        return writeRollups(client, directory, batch.sides, newSales);
+      });
+      directory.commit(ids);
     },
     async loadSides(game: Game) {
       ready();

@@ -29,14 +29,17 @@ export const upsertSides = statement(
    WHERE excluded.fetched_at >= side_snapshots.fetched_at`,
 );
 
-// A sale seen again keeps its first row (and ingestedAt).
+// A sale seen again keeps its first row (and ingestedAt). Returns the rows it stored (in
+// select_sales' column order), which are the sales new to the rollups.
 export const insertSales = statement(
   'insert_sales',
   `INSERT INTO sales (game, item_id, sold_at, market, price, quantity, ingested_at,
      original_currency)
    SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::bigint[],
      $6::integer[], $7::bigint[], $8::text[])
-   ON CONFLICT DO NOTHING`,
+   ON CONFLICT DO NOTHING
+   RETURNING game, item_id, market, price, quantity, sold_at, ingested_at, original_currency`,
+  'array',
 );
 
 export const upsertListings = statement(

@@ -12,7 +12,7 @@ import { decodeSales, decodeSide } from '../rollup-codec.ts';
 import type { RollupStatements, StoredRow } from './rollup-statements.ts';
 
 /** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */
-export const ROW_CACHE_LIMIT = 200_000;
+export const ROW_CACHE_LIMIT = 100_000;
 
 /** Numeric cache keys: (bucket, tier, series) packed below 2^53 for series ids under 2^24. */
 const TIER_KEY: Readonly<Record<Tier, number>> = { '10m': 0, '1h': 1, '1d': 2 };

@@ -16,6 +16,15 @@ export type RangeRow = [
 export type UnitsRow = [bucket: number, units: number];
 type Blob = Buffer | null;
 
+function memoize<T>(make: (key: string) => T): (key: string) => T {
+  const made = new Map<string, T>();
+  return (key) => {
+    let value = made.get(key);
+    if (value === undefined) made.set(key, (value = make(key)));
+    return value;
+  };
+}
+
 function tierStatements(db: Database.Database, tier: Tier) {
   const table = `rollups_${tier}`;
   return {
@@ -30,12 +39,15 @@ function tierStatements(db: Database.Database, tier: Tier) {
       ON CONFLICT (series, bucket) DO UPDATE SET ask = coalesce(excluded.ask, ask),
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales),
         sale_units = coalesce(excluded.sale_units, sale_units)`),
-    selectRange: db
-      .prepare<[number, number, number], RangeRow>(
-        `SELECT bucket, ask, bid, sales FROM ${table}
-         WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
-      )
-      .raw(),
+    /** Range read of the given columns (others selected as NULL), prepared once per choice. */
+    selectRange: memoize((columns: string) =>
+      db
+        .prepare<[number, number, number], RangeRow>(
+          `SELECT bucket, ${columns} FROM ${table}
+           WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
+        )
+        .raw(),
+    ),
     selectUnits: db
       .prepare<[number, number, number], UnitsRow>(
         `SELECT bucket, sale_units FROM ${table}

@@ -8,9 +8,13 @@
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
-import type { RollupRow } from '../../pricing/rollups.ts';
 import { decodeSales, decodeSide } from '../rollup-codec.ts';
-import type { CompactionStep, HistoryStore, SeriesKey } from '../history-store.ts';
+import {
+  ALL_SECTIONS,
+  type CompactionStep,
+  type HistoryStore,
+  type SeriesKey,
+} from '../history-store.ts';
 import type { RollupRowCache } from './rollup-row-cache.ts';
 import type { RollupStatements, TierStatements } from './rollup-statements.ts';
 import type { SeriesDirectory } from './series-directory.ts';
@@ -69,26 +73,22 @@ export function createSqliteHistory(
       );
       return MARKET_IDS.filter((market) => found.has(market));
     },
-    async readRollups(key, tier, fromMs, toMs) {
+    async readRollups(key, tier, fromMs, toMs, sections = ALL_SECTIONS) {
       const id = seriesId(key);
       if (id === null) return [];
       const [from, to] = rangeBounds(tier, fromMs, toMs);
       const width = TIER_MS[tier];
-      const out: RollupRow[] = [];
-      for (const [bucket, ask, bid, sales] of ready().statements.tiers[tier].selectRange.iterate(
-        id,
-        from,
-        to,
-      )) {
+      const columns = ALL_SECTIONS.map((name) => (sections.includes(name) ? name : 'NULL'));
+      const statement = ready().statements.tiers[tier].selectRange(columns.join(', '));
+      return statement.all(id, from, to).map(([bucket, ask, bid, sales]) => {
         const start = bucket * width;
-        out.push({
+        return {
           start,
           ask: ask ? decodeSide('ask', ask, start) : null,
           bid: bid ? decodeSide('bid', bid, start) : null,
           sales: sales ? decodeSales(sales) : null,
-        });
-      }
-      return out;
+        };
+      });
     },
     async readSaleCounts(key, tier, fromMs, toMs) {
       const id = seriesId(key);
