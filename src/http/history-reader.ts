@@ -5,7 +5,7 @@
  */
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
-import { bucketBounds, type Tier } from '../pricing/rollup-buckets.ts';
+import { bucketBounds, type Tier, type TierSpan } from '../pricing/rollup-buckets.ts';
 import { historyPoint, type HistoryPoint } from '../pricing/rollup-points.ts';
 import {
   SaleCounter,
@@ -14,8 +14,12 @@ import {
   type SaleCount,
 } from '../pricing/rollup-volume.ts';
 import { emptyRow, mergeRow, type RollupRow, type Scope } from '../pricing/rollups.ts';
-import type { TierSpan } from '../pricing/rollup-buckets.ts';
-import type { HistoryStore, RollupSection, SeriesKey } from '../store/history-store.ts';
+import {
+  ALL_SECTIONS,
+  type HistoryStore,
+  type RollupSection,
+  type SeriesKey,
+} from '../store/history-store.ts';
 import type { HistoryRequest } from './history-params.ts';
 
 /** A book read (asks and bids: stats, best ask and best bid) needs no sales. */
@@ -24,13 +28,14 @@ const BOOK_SECTIONS: readonly RollupSection[] = ['ask', 'bid'];
 async function saleCounter(
   store: HistoryStore,
   series: SeriesKey,
-  rows: readonly RollupRow[],
+  [fromMs, toMs]: [number, number],
   request: HistoryRequest,
 ): Promise<SaleCounter | null> {
-  const withSales = rows.filter((row) => row.sales !== null);
-  const first = withSales[0];
-  const last = withSales[withSales.length - 1];
-  if (!first || !last || request.salesWindow === null) return null;
+  if (request.salesWindow === null) return null;
+  const sold = await store.readSaleCounts(series, request.tier, fromMs, toMs);
+  const first = sold[0];
+  const last = sold[sold.length - 1];
+  if (!first || !last) return null;
   const windowMs = SALES_WINDOW_MS[request.salesWindow];
   const counts: Partial<Record<Tier, SaleCount[]>> = {};
   for (const span of volumeSpans(first.start, last.start, request.tier, windowMs)) {
@@ -40,26 +45,38 @@ async function saleCounter(
   return new SaleCounter(counts);
 }
 
+/** The store's streaming read where it has one, else its array read. */
+async function scanRollups(
+  store: HistoryStore,
+  series: SeriesKey,
+  tier: Tier,
+  [fromMs, toMs]: [number, number],
+  sections: readonly RollupSection[],
+  visit: (row: RollupRow) => void,
+): Promise<void> {
+  if (store.scanRollups) return store.scanRollups(series, tier, fromMs, toMs, sections, visit);
+  for (const row of await store.readRollups(series, tier, fromMs, toMs, sections)) visit(row);
+}
+
 /** The points of one series for a parsed request, oldest first; empty buckets absent. */
 export async function readSeriesHistory(
   store: HistoryStore,
   series: SeriesKey,
   request: HistoryRequest,
 ): Promise<HistoryPoint[]> {
-  const [fromMs, toMs] = bucketBounds(request.fromMs, request.toMs, request.tier);
-  const sections = request.listingType === 'SALE_HISTORY' ? undefined : BOOK_SECTIONS;
-  const rows = await store.readRollups(series, request.tier, fromMs, toMs, sections);
+  const bounds = bucketBounds(request.fromMs, request.toMs, request.tier);
   const scope: Scope = series.market === null ? 'aggregate' : 'market';
-  const counter =
-    request.listingType === 'SALE_HISTORY' ? await saleCounter(store, series, rows, request) : null;
+  const sales = request.listingType === 'SALE_HISTORY';
+  const counter = sales ? await saleCounter(store, series, bounds, request) : null;
   const windowMs = request.salesWindow === null ? 0 : SALES_WINDOW_MS[request.salesWindow];
   const points: HistoryPoint[] = [];
-  for (const row of rows) {
+  const sections = sales ? ALL_SECTIONS : BOOK_SECTIONS;
+  await scanRollups(store, series, request.tier, bounds, sections, (row) => {
     const volume =
       counter && row.sales ? counter.rollingVolume(row.start, request.tier, windowMs) : null;
     const point = historyPoint(row, request.listingType, scope, volume);
     if (point) points.push(point);
-  }
+  });
   return points;
 }
 

@@ -19,7 +19,7 @@ import { spreadBps, type Cents } from '../domain/money.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
 import { quoteSize, type ItemRef } from './book-view.ts';
 import { bucketStart, coverRange, TIER_MS, type TierSpan } from './rollup-buckets.ts';
-import type { RollupRow, SidePartial } from './rollups.ts';
+import { TALLY, talliedSum, type RollupRow } from './rollups.ts';
 
 export interface MarketAnalyticsRow {
   market: MarketId;
@@ -64,12 +64,6 @@ function average(sum: number, n: number): number {
   return twoDecimals(sum / n);
 }
 
-function tallied(partial: SidePartial, field: 'size' | 'quantity'): number {
-  let total = 0;
-  for (const tally of partial.markets) total += tally[field];
-  return total;
-}
-
 function topPrice(side: SideSnapshot | null): Cents | null {
   return side?.levels[0]?.price ?? null;
 }
@@ -99,11 +93,11 @@ function rollingFields(window: RollupRow | undefined) {
     sell_avg_price: sell ? average(sell.prices.sum, sell.prices.n) : null,
     sell_min_price: sell ? sell.prices.min : null,
     sell_max_price: sell ? sell.prices.max : null,
-    sell_avg_listing_count: sell ? average(tallied(sell, 'size'), sell.prices.n) : null,
+    sell_avg_listing_count: sell ? average(talliedSum(sell, TALLY.size), sell.prices.n) : null,
     buy_avg_price: buy ? average(buy.prices.sum, buy.prices.n) : null,
     buy_max_price: buy ? buy.prices.max : null,
-    buy_avg_order_count: buy ? average(tallied(buy, 'size'), buy.prices.n) : null,
-    buy_avg_total_quantity: buy ? average(tallied(buy, 'quantity'), buy.prices.n) : null,
+    buy_avg_order_count: buy ? average(talliedSum(buy, TALLY.size), buy.prices.n) : null,
+    buy_avg_total_quantity: buy ? average(talliedSum(buy, TALLY.quantity), buy.prices.n) : null,
   };
 }
 

@@ -1,9 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { MINUTE } from '../domain/clock.ts';
 import type { MarketId } from '../domain/markets.ts';
 import { MemoryRollups } from './rollup-memory.ts';
-import { historyPoint, midSpreadBps } from './rollup-points.ts';
+import { bucketTimestamp, historyPoint, midSpreadBps } from './rollup-points.ts';
 import { side } from './snapshot-fixtures.ts';
 
 const T = Date.parse('2026-11-01T00:00:00Z');
@@ -107,5 +108,14 @@ describe('history points', () => {
   test('the spread divisor is the mid price', () => {
     assert.equal(midSpreadBps(1100, 900), 2000);
     assert.equal(midSpreadBps(null, 900), null);
+  });
+
+  test('bucket timestamps are the ISO 8601 UTC strings of the bucket starts', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 42 }), fc.boolean(), (ms, aligned) => {
+        const at = aligned ? ms - (ms % MINUTE) : ms;
+        assert.equal(bucketTimestamp(at), new Date(at).toISOString());
+      }),
+    );
   });
 });

@@ -14,10 +14,17 @@
  * - totalQuantity (BUY_ORDER only): units the bids absorb, averaged and summed the same way.
  * - volume (SALE_HISTORY only): the rolling sale count the caller computed (rollup-volume.ts).
  */
-import { iso } from '../domain/clock.ts';
+import { DAY, iso, MINUTE } from '../domain/clock.ts';
 import type { Cents } from '../domain/money.ts';
 import { spreadBps } from '../domain/money.ts';
-import type { MarketTally, PriceTally, RollupRow, Scope } from './rollups.ts';
+import {
+  TALLY,
+  TALLY_STRIDE,
+  type MarketTallies,
+  type PriceTally,
+  type RollupRow,
+  type Scope,
+} from './rollups.ts';
 import { sketchMedian } from './rollup-sketch.ts';
 
 export const LISTING_TYPES = ['SELL_OFFER', 'BUY_ORDER', 'SALE_HISTORY'] as const;
@@ -46,6 +53,23 @@ export interface HistoryPoint {
   volume: number | null;
 }
 
+const TWO_DIGITS = Array.from({ length: 60 }, (_, value) => String(value).padStart(2, '0'));
+let prefixDay = Number.NaN;
+let prefix = '';
+
+/** iso(ms) for bucket starts, without a Date per point (the day's prefix is reused). */
+export function bucketTimestamp(ms: number): string {
+  const day = Math.floor(ms / DAY);
+  const inDay = ms - day * DAY;
+  if (inDay % MINUTE !== 0) return iso(ms);
+  if (day !== prefixDay) {
+    prefixDay = day;
+    prefix = iso(day * DAY).slice(0, 11);
+  }
+  const minutes = inDay / MINUTE;
+  return `${prefix}${TWO_DIGITS[Math.floor(minutes / 60)]}:${TWO_DIGITS[minutes % 60]}:00.000Z`;
+}
+
 /** sum / n rounded half up (non-negative integers, n > 0). */
 export function roundedRatio(sum: number, n: number): number {
   return Math.floor((2 * sum + n) / (2 * n));
@@ -60,9 +84,11 @@ export function bestBidOf(row: RollupRow, scope: Scope): Cents | null {
   if (scope === 'market') return row.bid.prices.max;
   const ask = bestAskOf(row);
   let best: Cents | null = null;
-  for (const tally of row.bid.markets) {
-    if (ask !== null && tally.top > ask) continue;
-    if (best === null || tally.top > best) best = tally.top;
+  const tallies = row.bid.markets;
+  for (let index = TALLY.top; index < tallies.length; index += TALLY_STRIDE) {
+    const top = tallies[index]!;
+    if (ask !== null && top > ask) continue;
+    if (best === null || top > best) best = top;
   }
   return best;
 }
@@ -73,9 +99,12 @@ export function midSpreadBps(ask: Cents | null, bid: Cents | null): number | nul
   return spreadBps(ask, bid, (ask + bid) / 2);
 }
 
-function summedAverage(tallies: readonly MarketTally[], field: 'size' | 'quantity'): number {
+/** Σ over markets of the market's per-observation average of a TALLY field, half up. */
+function summedAverage(tallies: MarketTallies, field: number): number {
   let total = 0;
-  for (const tally of tallies) total += roundedRatio(tally[field], tally.n);
+  for (let index = 0; index < tallies.length; index += TALLY_STRIDE) {
+    total += roundedRatio(tallies[index + field]!, tallies[index + TALLY.n]!);
+  }
   return total;
 }
 
@@ -86,8 +115,8 @@ function pricesFor(row: RollupRow, type: ListingType): PriceTally | null {
 }
 
 function listingCountFor(row: RollupRow, type: ListingType): number {
-  if (type === 'SELL_OFFER') return summedAverage(row.ask!.markets, 'size');
-  if (type === 'BUY_ORDER') return summedAverage(row.bid!.markets, 'size');
+  if (type === 'SELL_OFFER') return summedAverage(row.ask!.markets, TALLY.size);
+  if (type === 'BUY_ORDER') return summedAverage(row.bid!.markets, TALLY.size);
   return row.sales!.n;
 }
 
@@ -103,7 +132,7 @@ export function historyPoint(
   const ask = bestAskOf(row);
   const bid = bestBidOf(row, scope);
   return {
-    timestamp: iso(row.start),
+    timestamp: bucketTimestamp(row.start),
     avgPrice: roundedRatio(prices.sum, prices.n),
     medianPrice: sketchMedian(prices.sketch)!,
     minPrice: prices.min,
@@ -112,7 +141,7 @@ export function historyPoint(
     bestBidCents: bid,
     spreadBps: midSpreadBps(ask, bid),
     listingCount: listingCountFor(row, type),
-    totalQuantity: type === 'BUY_ORDER' ? summedAverage(row.bid!.markets, 'quantity') : null,
+    totalQuantity: type === 'BUY_ORDER' ? summedAverage(row.bid!.markets, TALLY.quantity) : null,
     volume: type === 'SALE_HISTORY' ? volume : null,
   };
 }

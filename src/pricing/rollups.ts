@@ -13,7 +13,7 @@
  * Series: one per (item, market) over that market's own quotes, and one cross-market aggregate
  * per item. The aggregate's bid side takes cash-executable markets only (the best-bid rule).
  * Each side keeps a tally per contributing market (observations, summed sizes and quantities,
- * best price seen) so aggregate counts and the aggregate best bid stay exact after merging.
+ * highest bid) so aggregate counts and the aggregate best bid stay exact after merging.
  */
 import { isCashExecutable, MARKET_IDS, type MarketId } from '../domain/markets.ts';
 import type { Cents } from '../domain/money.ts';
@@ -32,21 +32,30 @@ export interface PriceTally {
   sketch: Sketch;
 }
 
-export interface MarketTally {
-  market: MarketId;
-  n: number;
+/**
+ * One tally per contributing market, flat (one array per side instead of an object per
+ * market: long reads decode ~100k of them): TALLY_STRIDE numbers per market, in MARKET_IDS
+ * order, at the TALLY offsets.
+ */
+export type MarketTallies = number[];
+
+export const TALLY_STRIDE = 5;
+export const TALLY = {
+  /** Index in MARKET_IDS. */
+  market: 0,
+  /** Observations. */
+  n: 1,
   /** Sum of observed quoteSizes (listings for asks, orders for bids). */
-  size: number;
+  size: 2,
   /** Bids: sum of observed totalQuantity (0 for asks). */
-  quantity: number;
+  quantity: 3,
   /** Bids: the highest bid seen, a candidate for the aggregate best bid (0 for asks). */
-  top: Cents;
-}
+  top: 4,
+} as const;
 
 export interface SidePartial {
   prices: PriceTally;
-  /** One tally per contributing market, in MARKET_IDS order. */
-  markets: MarketTally[];
+  markets: MarketTallies;
   /** Latest fetchedAt counted: kept on per-market 10-minute buckets only (else null). */
   lastAt: number | null;
 }
@@ -122,18 +131,42 @@ export function mergePrices(into: PriceTally | null, from: PriceTally | null): P
   return into;
 }
 
-/** Adds `from` to its market's tally; a new market's tally is `from` itself unless `copy`. */
-function mergeTally(tallies: MarketTally[], from: MarketTally, copy = true): void {
-  const order = marketOrder(from.market);
+/** Adds one market's counts to its tally (a new tally where the market has none). */
+function addTally(
+  tallies: MarketTallies,
+  market: number,
+  n: number,
+  size: number,
+  quantity: number,
+  top: Cents,
+): void {
   let index = tallies.length;
-  while (index > 0 && marketOrder(tallies[index - 1]!.market) > order) index -= 1;
-  const held = tallies[index - 1];
-  if (held && held.market === from.market) {
-    held.n += from.n;
-    held.size += from.size;
-    held.quantity += from.quantity;
-    held.top = Math.max(held.top, from.top);
-  } else tallies.splice(index, 0, copy ? { ...from } : from);
+  while (index > 0 && tallies[index - TALLY_STRIDE]! > market) index -= TALLY_STRIDE;
+  const held = index - TALLY_STRIDE;
+  if (index > 0 && tallies[held] === market) {
+    tallies[held + TALLY.n]! += n;
+    tallies[held + TALLY.size]! += size;
+    tallies[held + TALLY.quantity]! += quantity;
+    tallies[held + TALLY.top] = Math.max(tallies[held + TALLY.top]!, top);
+  } else tallies.splice(index, 0, market, n, size, quantity, top);
+}
+
+/** The markets of a side's tallies, in MARKET_IDS order. */
+export function talliedMarkets(partial: SidePartial): MarketId[] {
+  const out: MarketId[] = [];
+  for (let index = 0; index < partial.markets.length; index += TALLY_STRIDE) {
+    out.push(MARKET_IDS[partial.markets[index]!]!);
+  }
+  return out;
+}
+
+/** Sum over the tallies of one field (TALLY offset). */
+export function talliedSum(partial: SidePartial, field: number): number {
+  let total = 0;
+  for (let index = field; index < partial.markets.length; index += TALLY_STRIDE) {
+    total += partial.markets[index]!;
+  }
+  return total;
 }
 
 /** True when a per-market 10-minute bucket already counted a snapshot this recent. */
@@ -146,17 +179,15 @@ export function addObservation(
   obs: SideObservation,
   trackLastAt: boolean,
 ): SidePartial {
-  const tally = {
-    market: obs.market,
-    n: 1,
-    size: obs.size,
-    quantity: obs.quantity,
-    top: obs.side === 'bid' ? obs.price : 0,
-  };
   const lastAt = trackLastAt ? obs.at : null;
-  if (!partial) return { prices: addPrice(null, obs.price), markets: [tally], lastAt };
+  const top = obs.side === 'bid' ? obs.price : 0;
+  const market = marketOrder(obs.market);
+  if (!partial) {
+    const markets = [market, 1, obs.size, obs.quantity, top];
+    return { prices: addPrice(null, obs.price), markets, lastAt };
+  }
   addPrice(partial.prices, obs.price);
-  mergeTally(partial.markets, tally, false);
+  addTally(partial.markets, market, 1, obs.size, obs.quantity, top);
   if (lastAt !== null) partial.lastAt = Math.max(partial.lastAt ?? lastAt, lastAt);
   return partial;
 }
@@ -172,7 +203,17 @@ export function mergeSide(
     target = into;
     mergePrices(target.prices, from.prices);
   } else target = { prices: mergePrices(null, from.prices)!, markets: [], lastAt: null };
-  for (const tally of from.markets) mergeTally(target.markets, tally);
+  const tallies = from.markets;
+  for (let index = 0; index < tallies.length; index += TALLY_STRIDE) {
+    addTally(
+      target.markets,
+      tallies[index]!,
+      tallies[index + TALLY.n]!,
+      tallies[index + TALLY.size]!,
+      tallies[index + TALLY.quantity]!,
+      tallies[index + TALLY.top]!,
+    );
+  }
   if (from.lastAt !== null) target.lastAt = Math.max(target.lastAt ?? from.lastAt, from.lastAt);
   return target;
 }

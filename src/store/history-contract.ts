@@ -12,6 +12,7 @@ import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
 import { TIERS } from '../pricing/rollup-buckets.ts';
 import { MemoryRollups } from '../pricing/rollup-memory.ts';
+import { talliedMarkets } from '../pricing/rollups.ts';
 import { T0 } from './contract-fixtures.ts';
 import {
   ITEM,
@@ -65,10 +66,7 @@ function roundTripCases(make: HistoryStoreFactory): void {
         [first?.ask?.prices.n, first?.ask?.prices.min, first?.ask?.prices.max],
         [3, 1234, 1300],
       );
-      assert.deepEqual(
-        first?.bid?.markets.map((tally) => tally.market),
-        ['csfloat'],
-      );
+      assert.deepEqual(first?.bid && talliedMarkets(first.bid), ['csfloat']);
       assert.deepEqual([first?.sales?.n, first?.sales?.sum], [1, 1199]);
     }));
 
@@ -102,6 +100,18 @@ function roundTripCases(make: HistoryStoreFactory): void {
         book,
         all.map((row) => ({ ...row, sales: null })),
       );
+    }));
+
+  test('scanRollups, where implemented, visits exactly what readRollups returns', () =>
+    withHistoryStore(make, async (store) => {
+      for (const entry of activity()) await store.writeBatch(entry);
+      const visited: unknown[] = [];
+      const scan = store.scanRollups?.bind(store) ?? (async () => {});
+      await scan(SERIES.aggregate, '10m', 0, T0 + DAY, ['ask', 'sales'], (row) => {
+        visited.push(structuredClone(row));
+      });
+      const read = await store.readRollups(SERIES.aggregate, '10m', 0, T0 + DAY, ['ask', 'sales']);
+      assert.deepEqual(visited, store.scanRollups ? read : []);
     }));
 
   test('units sold per bucket, buckets without sales absent', () =>

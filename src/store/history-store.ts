@@ -44,6 +44,18 @@ export interface HistoryStore {
     toMs: number,
     sections?: readonly RollupSection[],
   ): Promise<RollupRow[]>;
+  /**
+   * Optional: readRollups as a stream, handing each bucket to `visit` oldest first without
+   * keeping them, so long reads make little garbage. Readers fall back to readRollups.
+   */
+  scanRollups?(
+    series: SeriesKey,
+    tier: Tier,
+    fromMs: number,
+    toMs: number,
+    sections: readonly RollupSection[],
+    visit: (row: RollupRow) => void,
+  ): Promise<void>;
   /** Units sold per bucket with start in [fromMs, toMs), oldest first; no-sale buckets absent. */
   readSaleCounts(series: SeriesKey, tier: Tier, fromMs: number, toMs: number): Promise<SaleCount[]>;
   /**

@@ -16,8 +16,9 @@
 import { MARKET_IDS } from '../domain/markets.ts';
 import type { Side } from '../domain/observation.ts';
 import {
-  marketOrder,
-  type MarketTally,
+  TALLY,
+  TALLY_STRIDE,
+  type MarketTallies,
   type PriceTally,
   type SidePartial,
 } from '../pricing/rollups.ts';
@@ -84,14 +85,15 @@ function writeSide(side: Side, partial: SidePartial, bucketStart: number): void 
   putPrices(prices, prices.n);
   put(partial.lastAt === null ? 0 : zigzag(partial.lastAt - bucketStart) + 1);
   putSketch(prices.sketch, prices.min, prices.max);
-  put(partial.markets.length);
-  for (const tally of partial.markets) {
-    put(marketOrder(tally.market));
-    put(tally.n);
-    put(tally.size);
+  const tallies = partial.markets;
+  put(tallies.length / TALLY_STRIDE);
+  for (let index = 0; index < tallies.length; index += TALLY_STRIDE) {
+    put(tallies[index]!);
+    put(tallies[index + TALLY.n]!);
+    put(tallies[index + TALLY.size]!);
     if (side === 'ask') continue;
-    put(tally.quantity);
-    put(zigzag(tally.top - prices.min));
+    put(tallies[index + TALLY.quantity]!);
+    put(zigzag(tallies[index + TALLY.top]! - prices.min));
   }
 }
 
@@ -190,14 +192,18 @@ function fillConstant(sketch: Sketch, n: number, min: number): void {
   }
 }
 
-function readTally(side: Side, min: number): MarketTally {
-  const market = MARKET_IDS[next()];
-  if (market === undefined) throw new RollupCodecError('unknown market index in rollup data');
+/** Reads one tally into `out` at `at`; returns its observation count. */
+function readTally(side: Side, min: number, out: MarketTallies, at: number): number {
+  const market = next();
+  if (market >= MARKET_IDS.length)
+    throw new RollupCodecError('unknown market index in rollup data');
   const n = next();
-  const size = next();
-  if (side === 'ask') return { market, n, size, quantity: 0, top: 0 };
-  const quantity = next();
-  return { market, n, size, quantity, top: min + unzigzag(next()) };
+  out[at] = market;
+  out[at + TALLY.n] = n;
+  out[at + TALLY.size] = next();
+  out[at + TALLY.quantity] = side === 'ask' ? 0 : next();
+  out[at + TALLY.top] = side === 'ask' ? 0 : min + unzigzag(next());
+  return n;
 }
 
 export function decodeSide(side: Side, bytes: Uint8Array, bucketStart: number): SidePartial {
@@ -208,14 +214,9 @@ export function decodeSide(side: Side, bytes: Uint8Array, bucketStart: number): 
   const sumOverMin = next();
   const lastAtCode = next();
   const sketch = readSketch(min);
-  const tallies = next();
-  const markets: MarketTally[] = new Array<MarketTally>(tallies);
+  const markets: MarketTallies = new Array<number>(next() * TALLY_STRIDE);
   let n = 0;
-  for (let index = 0; index < tallies; index += 1) {
-    const tally = readTally(side, min);
-    n += tally.n;
-    markets[index] = tally;
-  }
+  for (let at = 0; at < markets.length; at += TALLY_STRIDE) n += readTally(side, min, markets, at);
   finished('side');
   fillConstant(sketch, n, min);
   return {

@@ -13,8 +13,10 @@ import {
   ALL_SECTIONS,
   type CompactionStep,
   type HistoryStore,
+  type RollupSection,
   type SeriesKey,
 } from '../history-store.ts';
+import type { RollupRow } from '../../pricing/rollups.ts';
 import type { RollupRowCache } from './rollup-row-cache.ts';
 import type { RollupStatements, TierStatements } from './rollup-statements.ts';
 import type { SeriesDirectory } from './series-directory.ts';
@@ -46,7 +48,7 @@ export function createSqliteHistory(
     directory: SeriesDirectory;
     cache: Pick<RollupRowCache, 'invalidate'>;
   },
-): HistoryStore {
+): Required<HistoryStore> {
   const seriesId = (key: SeriesKey) => ready().directory.find(key.game, key.itemId, key.market);
 
   const compactStep = (tier: Tier, cutoff: number, start: number, maxRows: number) => {
@@ -64,6 +66,31 @@ export function createSqliteHistory(
   };
   const compactInTransaction = db.transaction(compactStep);
 
+  const scan = (
+    key: SeriesKey,
+    tier: Tier,
+    fromMs: number,
+    toMs: number,
+    sections: readonly RollupSection[],
+    visit: (row: RollupRow) => void,
+  ) => {
+    const id = seriesId(key);
+    if (id === null) return;
+    const [from, to] = rangeBounds(tier, fromMs, toMs);
+    const width = TIER_MS[tier];
+    const columns = ALL_SECTIONS.map((name) => (sections.includes(name) ? name : 'NULL'));
+    const statement = ready().statements.tiers[tier].selectRange(columns.join(', '));
+    for (const [bucket, ask, bid, sales] of statement.iterate(id, from, to)) {
+      const start = bucket * width;
+      visit({
+        start,
+        ask: ask ? decodeSide('ask', ask, start) : null,
+        bid: bid ? decodeSide('bid', bid, start) : null,
+        sales: sales ? decodeSales(sales) : null,
+      });
+    }
+  };
+
   return {
     async historyMarkets(game, itemId) {
       const found = new Set(
@@ -74,21 +101,12 @@ export function createSqliteHistory(
       return MARKET_IDS.filter((market) => found.has(market));
     },
     async readRollups(key, tier, fromMs, toMs, sections = ALL_SECTIONS) {
-      const id = seriesId(key);
-      if (id === null) return [];
-      const [from, to] = rangeBounds(tier, fromMs, toMs);
-      const width = TIER_MS[tier];
-      const columns = ALL_SECTIONS.map((name) => (sections.includes(name) ? name : 'NULL'));
-      const statement = ready().statements.tiers[tier].selectRange(columns.join(', '));
-      return statement.all(id, from, to).map(([bucket, ask, bid, sales]) => {
-        const start = bucket * width;
-        return {
-          start,
-          ask: ask ? decodeSide('ask', ask, start) : null,
-          bid: bid ? decodeSide('bid', bid, start) : null,
-          sales: sales ? decodeSales(sales) : null,
-        };
-      });
+      const rows: RollupRow[] = [];
+      scan(key, tier, fromMs, toMs, sections, (row) => rows.push(row));
+      return rows;
+    },
+    async scanRollups(key, tier, fromMs, toMs, sections, visit) {
+      scan(key, tier, fromMs, toMs, sections, visit);
     },
     async readSaleCounts(key, tier, fromMs, toMs) {
       const id = seriesId(key);
