@@ -5,7 +5,7 @@ const USAGE = `usage: pricing <command> [options]
 
 commands:
   serve [--role all|api|ingest] [--port 8080] [--host 127.0.0.1] [--data ./data]
-        [--source sim|none] [--seed N] [--backfill-days 7] [--backfill-items 300] [--sim-items N]
+        [--source sim|none] [--seed N] [--backfill-days 7] [--backfill-items 150] [--sim-items N]
         [--fx FILE] [--fees FILE] [--log-level info] [--database-url URL] [--pg-schema NAME]
         [--redis-url URL] [--redis-prefix P] [--lease-ms 15000]
   accounts create NAME --plan developer|pro|enterprise [--per-minute N] [--monthly N] [--data DIR]

@@ -35,7 +35,7 @@ export const ServeConfigSchema = Type.Object({
   source: Type.Union([Type.Literal('sim'), Type.Literal('none')], { default: 'sim' }),
   seed: Type.Integer({ default: 42 }),
   backfillDays: Type.Number({ minimum: 0, maximum: 90, default: 7 }),
-  backfillItems: Type.Integer({ minimum: 0, default: 300 }),
+  backfillItems: Type.Integer({ minimum: 0, default: 150 }),
   simItems: Type.Integer({ minimum: 0, default: 0 }),
   fxFile: Type.Union([Type.String(), Type.Null()], { default: null }),
   feesFile: Type.Union([Type.String(), Type.Null()], { default: null }),

@@ -7,6 +7,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { DAY, HOUR, type Clock } from '../domain/clock.ts';
 import type { Game } from '../domain/games.ts';
 import type { FxTable } from '../ingest/fx.ts';
+import type { Observation } from '../domain/observation.ts';
 import { importObservations } from '../ingest/import-file.ts';
 import { simBackfill } from '../markets/sim/backfill.ts';
 import type { PriceStore } from '../store/price-store.ts';
@@ -24,6 +25,9 @@ export interface BackfillOptions {
   clock: Clock;
 }
 
+/** Several time steps per transaction: rollup pages are rewritten once per commit, not per step. */
+const OBSERVATIONS_PER_TRANSACTION = 100_000;
+
 export async function backfillHistory(options: BackfillOptions) {
   const stepMs = options.stepMs ?? HOUR;
   const toMs = options.clock.now() - stepMs;
@@ -32,6 +36,22 @@ export async function backfillHistory(options: BackfillOptions) {
   const progress = progressBar(`backfill ${options.days}d`, steps);
   const totals = { observations: 0, accepted: 0, rejected: 0 };
   let step = 0;
+  let pending: Observation[] = [];
+  const flush = async () => {
+    const lines = pending.map((observation, index) => ({ line: index + 1, observation }));
+    pending = [];
+    const summary = await importObservations(lines, {
+      catalogs: options.catalogs,
+      fx: options.fx,
+      book: options.book,
+      store: options.store,
+      clock: options.clock,
+      chunkSize: OBSERVATIONS_PER_TRANSACTION,
+      maxRejectedListed: 0,
+    });
+    totals.accepted += summary.accepted;
+    totals.rejected += summary.rejectedCount;
+  };
   for (const chunk of simBackfill({
     seed: options.seed,
     catalogs: options.catalogs,
@@ -40,21 +60,13 @@ export async function backfillHistory(options: BackfillOptions) {
     stepMs,
     itemLimit: options.itemLimit,
   })) {
-    const lines = chunk.map((observation, index) => ({ line: index + 1, observation }));
-    const summary = await importObservations(lines, {
-      catalogs: options.catalogs,
-      fx: options.fx,
-      book: options.book,
-      store: options.store,
-      clock: options.clock,
-      maxRejectedListed: 0,
-    });
+    for (const observation of chunk) pending.push(observation);
     totals.observations += chunk.length;
-    totals.accepted += summary.accepted;
-    totals.rejected += summary.rejectedCount;
     step += 1;
+    if (pending.length >= OBSERVATIONS_PER_TRANSACTION) await flush();
     progress.update(step, `${totals.observations} observations`);
   }
+  await flush();
   progress.finish(`${totals.accepted} observations stored`);
   return totals;
 }

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyRetention, DEFAULT_RETENTION } from './retention.ts';
-import { HOUR } from '../domain/clock.ts';
+import { DAY, HOUR } from '../domain/clock.ts';
 import { createSqlitePriceStore } from '../store/sqlite/sqlite-price-store.ts';
 import type { ListingRecord } from '../domain/quote.ts';
 
@@ -39,6 +39,34 @@ describe('retention', () => {
     assert.equal(await applyRetention(store, now), 1);
     const left = (await store.loadListings('cs2')).map((l) => l.listingId).sort();
     assert.deepEqual(left, ['edge', 'new']);
+    await store.close();
+  });
+
+  test('expired 10-minute rollups are compacted; hourly ones stay', async () => {
+    const store = createSqlitePriceStore({ path: ':memory:' });
+    await store.init();
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const side = {
+      game: 'cs2' as const,
+      itemId: 'cs2_a',
+      market: 'csfloat' as const,
+      side: 'ask' as const,
+      levels: [{ price: 1000, quantity: 1, orders: 1 }],
+      listingCount: 1,
+      totalQuantity: 1,
+      fetchedAt: t0,
+      ingestedAt: t0,
+      sourceUpdatedAt: null,
+      sourceTimeKind: null,
+      originalCurrency: 'USD',
+    };
+    await store.writeBatch({ sides: [side], sales: [], listings: [] });
+    const series = { game: 'cs2' as const, itemId: 'cs2_a', market: 'csfloat' as const };
+    const range = [t0 - DAY, t0 + DAY] as const;
+    assert.equal((await store.readRollups(series, '10m', ...range)).length, 1);
+    await applyRetention(store, t0 + 100 * DAY);
+    assert.equal((await store.readRollups(series, '10m', ...range)).length, 0);
+    assert.equal((await store.readRollups(series, '1h', ...range)).length, 1);
     await store.close();
   });
 });

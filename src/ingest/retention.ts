@@ -5,6 +5,8 @@
 import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import { GAMES } from '../domain/games.ts';
 import { MARKETS_BY_GAME } from '../domain/markets.ts';
+import { compactHistory } from '../store/history-compaction.ts';
+import type { HistoryStore } from '../store/history-store.ts';
 import type { PriceStore } from '../store/price-store.ts';
 
 export interface RetentionPolicy {
@@ -22,8 +24,13 @@ export const DEFAULT_RETENTION: RetentionPolicy = {
 
 export const RETENTION_INTERVAL_MS = 10 * MINUTE;
 
+/**
+ * One retention pass: raw rows, then (when the store keeps history) expired rollup buckets in
+ * small steps, so neither reads nor ingest wait on it.
+ */
 export async function applyRetention(
-  store: Pick<PriceStore, 'pruneListings' | 'prune'>,
+  store: Pick<PriceStore, 'pruneListings' | 'prune'> &
+    Partial<Pick<HistoryStore, 'deleteRollupsBefore'>>,
   now: number,
   policy: RetentionPolicy = DEFAULT_RETENTION,
 ): Promise<number> {
@@ -37,5 +44,7 @@ export async function applyRetention(
     fetchesBeforeMs: now - policy.fetchRecordsMs,
     salesBeforeMs: now - policy.rawSalesMs,
   });
+  const deleteRollupsBefore = store.deleteRollupsBefore?.bind(store);
+  if (deleteRollupsBefore) await compactHistory({ deleteRollupsBefore }, now);
   return listingsRemoved;
 }
