@@ -21,6 +21,7 @@ export function spawnServer(
   args: string[],
   timeoutMs = 180_000,
   env: NodeJS.ProcessEnv = embeddedEnv(),
+  ready: RegExp = /listening on (http:\/\/\S+)/,
 ): Promise<ChildServer> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
@@ -28,11 +29,11 @@ export function spawnServer(
     const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = ready.exec(output);
       if (!match) return;
       clearTimeout(timer);
       resolve({
-        url: match[1]!,
+        url: match[1] ?? '',
         child,
         stop: () =>
           new Promise((done) => {

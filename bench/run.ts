@@ -2,6 +2,7 @@
 import { benchHistory } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
 import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-out.ts';
+import { benchApiScaling } from './scaling.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -21,3 +22,4 @@ console.log('\n## Scale-out primitives');
 await benchQuotaStores(REDIS_URL);
 await benchPropagation(REDIS_URL);
 await benchStoreIngest(DATABASE_URL);
+await benchApiScaling(DATABASE_URL, REDIS_URL);
