@@ -5,10 +5,10 @@
  */
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import type { Side } from '../../domain/observation.ts';
 import type { FetchRecord, ListingRecord, SaleRecord, SideSnapshot } from '../../domain/quote.ts';
-import { decodeLevels, encodeLevelsTransient } from '../level-codec.ts';
-import type { Intern } from '../sqlite/rows.ts';
+import { encodeLevelsTransient } from '../level-codec.ts';
+import type { Intern } from '../row-decoding.ts';
+export { saleFromRow, sideFromRow, type SaleRow, type SideRow } from '../row-decoding.ts';
 import { arrayLiteral } from './array-literal.ts';
 import type { ElementKind } from './array-literal.ts';
 
@@ -102,64 +102,6 @@ export function fetchColumns(records: readonly FetchRecord[]): Column[] {
     ['number', (r) => r.observationCount],
     ['number', (r) => r.rejectedCount],
   ]);
-}
-
-/** SIDE_COLUMNS order in statements.ts. */
-export type SideRow = [
-  game: Game,
-  itemId: string,
-  market: MarketId,
-  side: Side,
-  levels: Buffer,
-  listingCount: number | null,
-  totalQuantity: number,
-  fetchedAt: number,
-  ingestedAt: number,
-  sourceUpdatedAt: number | null,
-  sourceTimeKind: string | null,
-  originalCurrency: string,
-];
-
-export function sideFromRow(row: SideRow, intern: Intern): SideSnapshot {
-  return {
-    game: intern(row[0]),
-    itemId: intern(row[1]),
-    market: intern(row[2]),
-    side: intern(row[3]),
-    levels: decodeLevels(row[4]),
-    listingCount: row[5],
-    totalQuantity: row[6],
-    fetchedAt: row[7],
-    ingestedAt: row[8],
-    sourceUpdatedAt: row[9],
-    sourceTimeKind: intern(row[10]),
-    originalCurrency: intern(row[11]),
-  };
-}
-
-/** SALE_COLUMNS order in statements.ts. */
-export type SaleRow = [
-  game: Game,
-  itemId: string,
-  market: MarketId,
-  price: number,
-  quantity: number,
-  soldAt: number,
-  ingestedAt: number,
-  originalCurrency: string,
-];
-
-export function saleFromRow(row: SaleRow, intern: Intern): SaleRecord {
-  return {
-    game: intern(row[0]),
-    itemId: intern(row[1]),
-    market: intern(row[2]),
-    price: row[3],
-    quantity: row[4],
-    soldAt: row[5],
-    ingestedAt: row[6],
-    originalCurrency: intern(row[7]),
-  };
 }
 
 /** LISTING_COLUMNS order in statements.ts. */

@@ -6,57 +6,16 @@
  */
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import type { Side } from '../../domain/observation.ts';
 import type { FetchRecord, ListingRecord, SaleRecord, SideSnapshot } from '../../domain/quote.ts';
-import { decodeLevels, encodeLevelsTransient } from '../level-codec.ts';
+import { encodeLevelsTransient } from '../level-codec.ts';
 
 type Param = number | string | Buffer | null;
-
-export type Intern = <T extends string | null>(value: T) => T;
 
 /**
  * Returns one shared instance per distinct string. Each row brings fresh copies of the game,
  * market, item id and currency; a loaded book keeps them for its lifetime, so sharing them
  * saves tens of bytes per row (an item id appears once per market and side).
  */
-export function stringInterner(): Intern {
-  const seen = new Map<string, string>();
-  return <T extends string | null>(value: T): T => {
-    if (value === null) return value;
-    const known = seen.get(value);
-    if (known !== undefined) return known as T;
-    seen.set(value, value);
-    return value;
-  };
-}
-
-/** Column order of SIDE_COLUMNS in statements.ts. */
-export type SideRow = [
-  game: Game,
-  itemId: string,
-  market: MarketId,
-  side: Side,
-  levels: Buffer,
-  listingCount: number | null,
-  totalQuantity: number,
-  fetchedAt: number,
-  ingestedAt: number,
-  sourceUpdatedAt: number | null,
-  sourceTimeKind: string | null,
-  originalCurrency: string,
-];
-
-/** Column order of SALE_COLUMNS in statements.ts. */
-export type SaleRow = [
-  game: Game,
-  itemId: string,
-  market: MarketId,
-  price: number,
-  quantity: number,
-  soldAt: number,
-  ingestedAt: number,
-  originalCurrency: string,
-];
 
 /** Column order of LISTING_COLUMNS in statements.ts. */
 export type ListingRow = [
@@ -81,6 +40,16 @@ export interface FetchRow extends Omit<FetchRecord, 'ok'> {
   ok: number;
 }
 
+export {
+  saleFromRow,
+  sideFromRow,
+  stringInterner,
+  type Intern,
+  type SaleRow,
+  type SideRow,
+} from '../row-decoding.ts';
+import type { Intern } from '../row-decoding.ts';
+
 export function sideParams(side: SideSnapshot): Param[] {
   return [
     side.game,
@@ -98,23 +67,6 @@ export function sideParams(side: SideSnapshot): Param[] {
   ];
 }
 
-export function sideFromRow(row: SideRow, intern: Intern): SideSnapshot {
-  return {
-    game: intern(row[0]),
-    itemId: intern(row[1]),
-    market: intern(row[2]),
-    side: intern(row[3]),
-    levels: decodeLevels(row[4]),
-    listingCount: row[5],
-    totalQuantity: row[6],
-    fetchedAt: row[7],
-    ingestedAt: row[8],
-    sourceUpdatedAt: row[9],
-    sourceTimeKind: intern(row[10]),
-    originalCurrency: intern(row[11]),
-  };
-}
-
 export function saleParams(sale: SaleRecord): Param[] {
   return [
     sale.game,
@@ -126,19 +78,6 @@ export function saleParams(sale: SaleRecord): Param[] {
     sale.ingestedAt,
     sale.originalCurrency,
   ];
-}
-
-export function saleFromRow(row: SaleRow, intern: Intern): SaleRecord {
-  return {
-    game: intern(row[0]),
-    itemId: intern(row[1]),
-    market: intern(row[2]),
-    price: row[3],
-    quantity: row[4],
-    soldAt: row[5],
-    ingestedAt: row[6],
-    originalCurrency: intern(row[7]),
-  };
 }
 
 export function listingParams(listing: ListingRecord): Param[] {
