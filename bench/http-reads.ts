@@ -60,7 +60,6 @@ async function waitForQuotes(url: string, key: string): Promise<void> {
 }
 
 export interface ReadBenchResult {
-  baseline: LoadResult;
   reads: Record<string, LoadResult>;
 }
 
@@ -69,15 +68,19 @@ function serveArgs(dataDir: string, source: 'sim' | 'none'): string[] {
   return [BIN, ...args, '--backfill-days', '0', '--log-level', 'warn'];
 }
 
+/** The baseline is measured at the start of each phase, under that phase's background load. */
 async function measureReads(
   label: string,
   server: ChildServer,
   paths: Record<string, string>,
   key: string,
-  baseline: LoadResult,
+  hello: ChildServer,
 ): Promise<Record<string, LoadResult>> {
   const headers = { Authorization: `ApiKey ${key}` };
-  const reads: Record<string, LoadResult> = {};
+  await load(`${hello.url}/hello`, { seconds: 2 });
+  const baseline = await load(`${hello.url}/hello`);
+  console.log(describeLoad(`baseline bare Fastify hello-world [${label}]`, baseline));
+  const reads: Record<string, LoadResult> = { [`baseline [${label}]`]: baseline };
   for (const [name, path] of Object.entries(paths)) {
     await load(`${server.url}${path}`, { seconds: 2, headers });
     reads[name] = await load(`${server.url}${path}`, { headers });
@@ -99,28 +102,25 @@ export async function benchHttpReads(paths: Record<string, string>): Promise<Rea
   const key = prepareBenchAccount(dataDir);
   const hello = await spawnServer(['--import', 'tsx', HELLO]);
   try {
-    await load(`${hello.url}/hello`, { seconds: 2 });
-    const baseline = await load(`${hello.url}/hello`);
-    console.log(describeLoad('baseline bare Fastify hello-world', baseline));
     const live = await spawnServer(serveArgs(dataDir, 'sim'));
     let reads: Record<string, LoadResult>;
     try {
       await waitForQuotes(`${live.url}${Object.values(paths)[0]}`, key);
       // Let the first polling wave (every market's whole catalog at once) settle.
       await new Promise((r) => setTimeout(r, SETTLE_MS));
-      reads = await measureReads('simulator ingesting', live, paths, key, baseline);
+      reads = await measureReads('simulator ingesting', live, paths, key, hello);
     } finally {
       await live.stop();
     }
     const quiet = await spawnServer(serveArgs(dataDir, 'none'));
     try {
       await waitForQuotes(`${quiet.url}${Object.values(paths)[0]}`, key);
-      const quietReads = await measureReads('quiet book', quiet, paths, key, baseline);
+      const quietReads = await measureReads('quiet book', quiet, paths, key, hello);
       for (const [name, result] of Object.entries(quietReads)) reads[`${name} [quiet]`] = result;
     } finally {
       await quiet.stop();
     }
-    return { baseline, reads };
+    return { reads };
   } finally {
     await hello.stop();
   }
