@@ -241,6 +241,8 @@ describe('403 / 503', () => {
 
   test('without a history store the routes answer 503', async () => {
     const { app } = await buildHarness();
-    assert.equal((await app.inject({ url: historyPath(), headers: pro })).statusCode, 503);
+    const response = await app.inject({ url: historyPath(), headers: pro });
+    assert.equal(response.statusCode, 503);
+    assert.equal(response.headers['retry-after'], '5');
   });
 });

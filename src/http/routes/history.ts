@@ -22,6 +22,7 @@ import {
   MarketHistoryQuery,
 } from '../schemas/history.ts';
 import { ApiError, badRequest } from '../../domain/errors.ts';
+import { UNAVAILABLE_RETRY_SECONDS } from '../errors.ts';
 import { MARKETS_BY_GAME } from '../../domain/markets.ts';
 import type { HistoryStore } from '../../store/history-store.ts';
 
@@ -39,7 +40,9 @@ export const MARKETS_ON_AGGREGATE_MESSAGE =
 
 export function historyStore(deps: AppDeps): HistoryStore {
   if (deps.history) return deps.history;
-  throw new ApiError(503, 'UNAVAILABLE', 'Price history is not available on this server');
+  throw new ApiError(503, 'UNAVAILABLE', 'Price history is not available on this server', {
+    'Retry-After': UNAVAILABLE_RETRY_SECONDS,
+  });
 }
 
 function envelope(
