@@ -15,9 +15,10 @@ import type { MarketSides } from '../book/book.ts';
 import { HOUR, iso } from '../domain/clock.ts';
 import { isStale } from '../domain/freshness.ts';
 import type { MarketId } from '../domain/markets.ts';
-import { spreadBps, type Cents } from '../domain/money.ts';
+import type { Cents } from '../domain/money.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
 import { quoteSize, type ItemRef } from './book-view.ts';
+import { spreadState } from './top-of-book.ts';
 import { bucketStart, coverRange, TIER_MS, type TierSpan } from './rollup-buckets.ts';
 import { TALLY, talliedSum, type RollupRow } from './rollups.ts';
 
@@ -76,8 +77,7 @@ function currentFields(entry: MarketSides | undefined, now: number) {
   return {
     current_ask: askPrice,
     current_bid: bidPrice,
-    spread_bps:
-      askPrice === null || bidPrice === null ? null : spreadBps(askPrice, bidPrice, bidPrice),
+    spread_bps: spreadState(askPrice, bidPrice).spreadBps,
     ask_is_stale: ask ? isStale(ask.fetchedAt, now) : null,
     bid_is_stale: bid ? isStale(bid.fetchedAt, now) : null,
     current_listing_count: ask ? quoteSize(ask) : null,

@@ -5,7 +5,6 @@
  */
 import { iso } from '../domain/clock.ts';
 import type { MarketSides } from '../book/book.ts';
-import { spreadBps, type Bps, type Cents } from '../domain/money.ts';
 import type { FeeModel } from '../markets/fees.ts';
 import { nbboConfidence } from './confidence.ts';
 import {
@@ -24,12 +23,8 @@ import {
   type MarketSelection,
 } from './top-of-book.ts';
 
-export interface SpreadState {
-  spreadBps: Bps | null;
-  locked: boolean;
-  crossed: boolean;
-}
-
+import { spreadState, type SpreadState } from './top-of-book.ts';
+export { spreadState, type SpreadState };
 export interface ExecutionAdjusted extends SpreadState {
   bestAsk: AdjustedQuote | null;
   bestBid: AdjustedBid | null;
@@ -50,15 +45,6 @@ export interface Nbbo extends SpreadState {
   confidence: number;
   executionAdjusted: ExecutionAdjusted | null;
   calculatedAt: string;
-}
-
-/**
- * Spread of an ask over a bid in bps of the BID (negative when crossed); null when a side is
- * missing or the bid is not positive. Locked: equal prices; crossed: bid above ask.
- */
-export function spreadState(ask: Cents | null, bid: Cents | null): SpreadState {
-  if (ask === null || bid === null) return { spreadBps: null, locked: false, crossed: false };
-  return { spreadBps: spreadBps(ask, bid, bid), locked: bid === ask, crossed: bid > ask };
 }
 
 export function computeNbbo(

@@ -16,7 +16,6 @@ import type { MarketSides } from '../book/book.ts';
 import { iso, isoOrNull } from '../domain/clock.ts';
 import { isStale } from '../domain/freshness.ts';
 import type { MarketId } from '../domain/markets.ts';
-import { spreadBps as spreadOf } from '../domain/money.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
 import { quoteSize } from './book-view.ts';
 import { priceStats } from './stats.ts';
@@ -26,6 +25,7 @@ import {
   bestBidSide,
   eligibleBidSides,
   selectMarkets,
+  spreadState,
   type MarketSelection,
 } from './top-of-book.ts';
 
@@ -184,9 +184,8 @@ export function topOfBook(side: SideSnapshot | null, now: number): TopOfBook | n
 
 /** Gap between ask and bid in bps of the bid, or null (missing side, crossed, over 10000). */
 export function pricingSpreadBps(ask: number | null, bid: number | null): number | null {
-  if (ask === null || bid === null || bid > ask) return null;
-  const bps = spreadOf(ask, bid, bid);
-  return bps === null || bps > MAX_SPREAD_BPS ? null : bps;
+  const { spreadBps, crossed } = spreadState(ask, bid);
+  return spreadBps === null || crossed || spreadBps > MAX_SPREAD_BPS ? null : spreadBps;
 }
 
 /** Aggregate over representative asks (one per market); null when there are none. */

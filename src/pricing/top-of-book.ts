@@ -5,6 +5,7 @@
  */
 import type { MarketSides } from '../book/book.ts';
 import { isCashExecutable, type MarketId } from '../domain/markets.ts';
+import { spreadBps, type Bps, type Cents } from '../domain/money.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
 
 export interface MarketSelection {
@@ -74,4 +75,19 @@ function pickBest(
     if (order < 0) best = candidate;
   }
   return best;
+}
+
+export interface SpreadState {
+  spreadBps: Bps | null;
+  locked: boolean;
+  crossed: boolean;
+}
+
+/**
+ * Spread of an ask over a bid in bps of the BID (negative when crossed); null when a side is
+ * missing or the bid is not positive. Locked: equal prices; crossed: bid above ask.
+ */
+export function spreadState(ask: Cents | null, bid: Cents | null): SpreadState {
+  if (ask === null || bid === null) return { spreadBps: null, locked: false, crossed: false };
+  return { spreadBps: spreadBps(ask, bid, bid), locked: bid === ask, crossed: bid > ask };
 }
