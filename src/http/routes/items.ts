@@ -44,10 +44,13 @@ export function itemsRoutes(app: App, deps: AppDeps, views: BookViews): void {
     const game = request.game;
     const selection = parseMarkets(query.markets, game);
     const text = query.search?.trim() ?? '';
-    const candidates = text.length > 0 ? deps.catalogs[game].search(text) : views.quotedItems(game);
-    const matches = candidates.filter((item) =>
-      hasQuotes(deps.book.sides(game, item.id), selection),
-    );
+    const unfiltered = text.length === 0 && selection.markets === null;
+    // quotedItems is already filtered (all markets) for the current book version.
+    const matches = unfiltered
+      ? views.quotedItems(game)
+      : (text.length > 0 ? deps.catalogs[game].search(text) : views.quotedItems(game)).filter(
+          (item) => hasQuotes(deps.book.sides(game, item.id), selection),
+        );
     const page = paginate(matches, query.page, query.perPage);
     const now = deps.clock.now();
     return {
