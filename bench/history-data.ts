@@ -1,7 +1,7 @@
 /**
  * Data for the history benchmark: simulator history sent through the real ingest path
  * (simBackfill → normalise → writeBatch, one batch per market per step, as live fetches
- * commit), and a large store cloned from real rollup rows with SQL (replicated days).
+ * commit), for the ingest rate, the sizes and the large store the latency reads run on.
  */
 import type Database from 'better-sqlite3';
 import type { Catalog } from '../src/catalog/catalog.ts';
@@ -20,6 +20,8 @@ export interface SimRun {
   fromMs: number;
   toMs: number;
   stepMs: number;
+  /** Leave the simulator's sales out (book snapshots only). */
+  bookOnly?: boolean;
 }
 
 export interface IngestTiming {
@@ -51,7 +53,8 @@ export async function ingestSimulated(run: SimRun): Promise<IngestTiming> {
     stepMs: run.stepMs,
     itemLimit: run.items,
   })) {
-    for (const fetch of byMarket(chunk)) {
+    const observations = run.bookOnly ? chunk.filter((entry) => entry.kind !== 'sale') : chunk;
+    for (const fetch of byMarket(observations)) {
       const started = performance.now();
       const { batch } = normalise(fetch, { catalogs: run.catalogs, fx: run.fx, now });
       await run.store.writeBatch(batch);
@@ -72,58 +75,49 @@ export function tableBytes(db: Database.Database): Map<string, number> {
   return new Map(rows.map((row) => [row.name, row.bytes]));
 }
 
-const DAYS_CTE = (days: number) =>
-  `WITH RECURSIVE days(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM days WHERE k < ${days})`;
-
-/**
- * Repeats the rows of `tier` whose bucket lies in [fromBucket, fromBucket + perDay) for
- * `days` earlier days (bucket − k × perDay), for the series in `seriesFilter` (SQL).
- */
-export function replicateDays(
-  db: Database.Database,
-  tier: '10m' | '1h' | '1d',
-  fromBucket: number,
-  perDay: number,
-  days: number,
-  seriesFilter = '1 = 1',
-): number {
-  const sql = `${DAYS_CTE(days)}
-    INSERT INTO rollups_${tier} (series, bucket, ask, bid, sales, sale_units)
-    SELECT r.series, r.bucket - days.k * ${perDay}, r.ask, r.bid, r.sales, r.sale_units
-    FROM rollups_${tier} r, days
-    WHERE r.bucket >= ${fromBucket} AND r.bucket < ${fromBucket + perDay} AND ${seriesFilter}
-    ORDER BY r.series, r.bucket - days.k * ${perDay}`;
-  return db.prepare(sql).run().changes;
+/** What a read store holds: 180 days of every item at a daily step, a few items densely. */
+export interface ReadStorePlan {
+  endMs: number;
+  days: number;
+  fillerItems: number;
+  fillerStepMs: number;
+  denseItems: number;
+  denseStepMs: number;
 }
 
 /**
- * Clones every series of the store `copies` times under new item ids (`<id>~<n>`), with their
- * 1d rows only: filler items that make the store as large as a bigger catalog would.
+ * Fills `store` with simulator backfill through the real ingest path: the `denseItems` most
+ * popular items at `denseStepMs` over the whole span, with their sales (the items the latency
+ * benchmark reads), then `fillerItems` items × all markets at `fillerStepMs`, book snapshots
+ * only (the rest of the store's bulk: their sales, about 285k a day, would take over an hour).
  */
-export function cloneItemsDaily(db: Database.Database, copies: number): number {
-  const clone = db.transaction(() => {
-    let rows = 0;
-    const series = db
-      .prepare<[], { id: number; game: string; item_id: string; market: string }>(
-        "SELECT id, game, item_id, market FROM history_series WHERE item_id NOT LIKE '%~%'",
-      )
-      .all();
-    const insert = db.prepare<[string, string, string]>(
-      'INSERT INTO history_series (game, item_id, market) VALUES (?, ?, ?)',
-    );
-    const copy = db.prepare<[number, number]>(
-      `INSERT INTO rollups_1d (series, bucket, ask, bid, sales, sale_units)
-       SELECT ?, bucket, ask, bid, sales, sale_units FROM rollups_1d WHERE series = ?`,
-    );
-    for (let n = 1; n <= copies; n += 1) {
-      for (const entry of series) {
-        const id = Number(
-          insert.run(entry.game, `${entry.item_id}~${n}`, entry.market).lastInsertRowid,
-        );
-        rows += copy.run(id, entry.id).changes;
-      }
-    }
-    return rows;
+export async function buildReadStore(
+  run: Omit<SimRun, 'items' | 'fromMs' | 'toMs' | 'stepMs'> & {
+    store: Pick<PriceStore, 'writeBatch' | 'flushRollups'>;
+  },
+  plan: ReadStorePlan,
+): Promise<IngestTiming> {
+  const fromMs = plan.endMs - plan.days * DAY;
+  const toMs = plan.endMs - plan.denseStepMs;
+  const dense = await ingestSimulated({
+    ...run,
+    items: plan.denseItems,
+    fromMs,
+    toMs,
+    stepMs: plan.denseStepMs,
   });
-  return clone();
+  const filler = await ingestSimulated({
+    ...run,
+    items: plan.fillerItems,
+    fromMs,
+    toMs,
+    stepMs: plan.fillerStepMs,
+    bookOnly: true,
+  });
+  const started = performance.now();
+  await run.store.flushRollups?.();
+  return {
+    observations: dense.observations + filler.observations,
+    ms: dense.ms + filler.ms + (performance.now() - started),
+  };
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCatalogs } from '../src/catalog/index.ts';
 import { DAY, MINUTE, manualClock } from '../src/domain/clock.ts';
+import { FOLD_POLICY } from '../src/store/sqlite/rollup-writer.ts';
 import { DEFAULT_FX, type FxTable } from '../src/ingest/fx.ts';
 import { simFxRates } from '../src/markets/sim/price-model.ts';
 import { TIERS } from '../src/pricing/rollup-buckets.ts';
@@ -16,7 +17,7 @@ import {
   createSqlitePriceStore,
   type SqlitePriceStore,
 } from '../src/store/sqlite/sqlite-price-store.ts';
-import { cloneItemsDaily, ingestSimulated, replicateDays, tableBytes } from './history-data.ts';
+import { buildReadStore, ingestSimulated, tableBytes, type ReadStorePlan } from './history-data.ts';
 import { benchHistoryReads } from './history-reads.ts';
 
 /** The end of the simulated history (a UTC midnight). */
@@ -46,14 +47,20 @@ async function benchIngest(dir: string, catalogs: ReturnType<typeof loadCatalogs
   for (const rollups of [false, true]) {
     const store = await openStore(dir, `ingest-${rollups}.db`, rollups);
     const timing = await ingestSimulated({ ...run, ...window, store });
+    const started = performance.now();
+    await store.flushRollups();
+    timing.ms += performance.now() - started;
     await store.close();
     rates.push((timing.observations / timing.ms) * 1000);
     console.log(
       `ingest, 2,000 items × all cs2 markets, 10 fetch rounds, one batch per market fetch, rollups ${rollups ? 'on' : 'off'}: ` +
-        `${Math.round(rates.at(-1)!)} observations/s (${timing.observations} observations, normalise + writeBatch)`,
+        `${Math.round(rates.at(-1)!)} observations/s (${timing.observations} observations, normalise + writeBatch + the final fold)`,
     );
   }
   console.log(`ingest ratio, rollups on vs off: ${(rates[1]! / rates[0]!).toFixed(2)}`);
+  console.log(
+    `fold policy: every ${FOLD_POLICY.intervalMs / 1000} s, or at ${FOLD_POLICY.buckets} pending buckets, or ${FOLD_POLICY.observations} pending observations`,
+  );
 }
 
 /** One real day of 100 items through full ingest: bytes per item-day per tier, projected. */
@@ -95,20 +102,29 @@ async function benchSizes(store: SqlitePriceStore, catalogs: ReturnType<typeof l
   );
 }
 
-/** Grows the sized store to 180 days (1h, 1d), 7 days (10m), and 2,000 items at 1d. */
-function buildReadStore(store: SqlitePriceStore): void {
+const READ_STORE: ReadStorePlan = {
+  endMs: END,
+  days: 180,
+  fillerItems: 2_000,
+  fillerStepMs: DAY,
+  denseItems: 4,
+  denseStepMs: 10 * MINUTE,
+};
+
+/** 2,000 items × all markets × 180 days of simulator backfill, through the ingest path. */
+async function readStore(dir: string, catalogs: ReturnType<typeof loadCatalogs>) {
+  const store = await openStore(dir, 'reads.db');
   const started = performance.now();
-  const day = Math.floor((END - DAY) / DAY);
-  const rows = {
-    '1h': replicateDays(store.db, '1h', day * 24, 24, 179),
-    '10m': replicateDays(store.db, '10m', day * 144, 144, 6),
-    '1d': replicateDays(store.db, '1d', day, 1, 179) + cloneItemsDaily(store.db, 19),
-  };
+  const timing = await buildReadStore({ catalogs, fx: fxAt(END), store }, READ_STORE);
+  const count = (sql: string) => store.db.prepare<[], number>(sql).pluck().get()!;
+  const rows = TIERS.map((tier) => `${count(`SELECT count(*) FROM rollups_${tier}`)} (${tier})`);
   console.log(
-    `read store: the real day's rows repeated for 180 days (1h, 1d) and 7 days (10m) for the 100 items, ` +
-      `plus 1,900 cloned items at 1d for 180 days (2,000 items × all their markets): ` +
-      `${rows['1h']} + ${rows['10m']} + ${rows['1d']} rows added in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `read store: simulator backfill of ${READ_STORE.fillerItems} items × all cs2 markets × ${READ_STORE.days} days at a daily step (book snapshots), ` +
+      `and the ${READ_STORE.denseItems} most popular of them at a 10-minute step with their sales, through normalise + writeBatch: ` +
+      `${timing.observations} observations, ${count('SELECT count(*) FROM history_series')} series, rollup rows ${rows.join(' + ')}, ` +
+      `built in ${((performance.now() - started) / 1000).toFixed(0)} s`,
   );
+  return store;
 }
 
 export async function benchHistory(): Promise<void> {
@@ -116,9 +132,10 @@ export async function benchHistory(): Promise<void> {
   try {
     const catalogs = loadCatalogs();
     await benchIngest(dir, catalogs);
-    const store = await openStore(dir, 'history.db');
-    await benchSizes(store, catalogs);
-    buildReadStore(store);
+    const sized = await openStore(dir, 'sizes.db');
+    await benchSizes(sized, catalogs);
+    await sized.close();
+    const store = await readStore(dir, catalogs);
     await benchHistoryReads(store, catalogs, manualClock(END));
     await store.close();
   } finally {

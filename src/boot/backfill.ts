@@ -67,6 +67,7 @@ export async function backfillHistory(options: BackfillOptions) {
     progress.update(step, `${totals.observations} observations`);
   }
   await flush();
+  await options.store.flushRollups?.();
   progress.finish(`${totals.accepted} observations stored`);
   return totals;
 }

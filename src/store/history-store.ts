@@ -46,7 +46,8 @@ export interface HistoryStore {
   ): Promise<RollupRow[]>;
   /**
    * Optional: readRollups as a stream, handing each bucket to `visit` oldest first without
-   * keeping them, so long reads make little garbage. Readers fall back to readRollups.
+   * keeping them, so long reads make little garbage. The row handed over is only valid during
+   * the call (an implementation may refill the same one). Readers fall back to readRollups.
    */
   scanRollups?(
     series: SeriesKey,

@@ -33,5 +33,11 @@ export interface PriceStore {
   prune(options: { fetchesBeforeMs: number; salesBeforeMs: number }): Promise<void>;
   /** True when no side, sale or listing has ever been written (drives the simulator backfill). */
   isEmpty(): Promise<boolean>;
+  /**
+   * Optional: makes every committed batch visible to history reads on other connections now.
+   * A store that folds its rollups after the batch (SQLite) does it here; call it when a
+   * writer hands over to another (the boot backfill before the ingest worker starts).
+   */
+  flushRollups?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -170,19 +170,25 @@ function finished(what: string): void {
  * Reads a sketch at the current position. A bucket whose prices are all equal stores no
  * bins: its sketch is one bin of n × min (n is filled in by the caller once known).
  */
-function readSketch(min: number): Sketch {
+function readSketch(min: number, out: Sketch = []): Sketch {
   const count = next();
-  if (count === 0) return [binOf(min), 0, 0];
-  const sketch: Sketch = new Array<number>(count * 3);
+  if (count === 0) {
+    out.length = 3;
+    out[0] = binOf(min);
+    out[1] = 0;
+    out[2] = 0;
+    return out;
+  }
+  out.length = count * 3;
   let bin = binOf(min);
-  for (let index = 0; index < sketch.length; index += 3) {
+  for (let index = 0; index < out.length; index += 3) {
     bin += next();
     const entries = next();
-    sketch[index] = bin;
-    sketch[index + 1] = entries;
-    sketch[index + 2] = next() + entries * binLow(bin);
+    out[index] = bin;
+    out[index + 1] = entries;
+    out[index + 2] = next() + entries * binLow(bin);
   }
-  return sketch;
+  return out;
 }
 
 function fillConstant(sketch: Sketch, n: number, min: number): void {
@@ -206,35 +212,55 @@ function readTally(side: Side, min: number, out: MarketTallies, at: number): num
   return n;
 }
 
-export function decodeSide(side: Side, bytes: Uint8Array, bucketStart: number): SidePartial {
+/**
+ * Decodes a side section. With `into`, its arrays and objects are refilled instead of new ones
+ * made (a long scan decodes every bucket into the same one; the visitor must not keep it).
+ */
+export function decodeSide(
+  side: Side,
+  bytes: Uint8Array,
+  bucketStart: number,
+  into?: SidePartial,
+): SidePartial {
   input = bytes;
   position = 0;
   const min = next();
   const max = min + next();
   const sumOverMin = next();
   const lastAtCode = next();
-  const sketch = readSketch(min);
-  const markets: MarketTallies = new Array<number>(next() * TALLY_STRIDE);
+  const sketch = readSketch(min, into?.prices.sketch);
+  const markets: MarketTallies = into?.markets ?? [];
+  markets.length = next() * TALLY_STRIDE;
   let n = 0;
   for (let at = 0; at < markets.length; at += TALLY_STRIDE) n += readTally(side, min, markets, at);
   finished('side');
   fillConstant(sketch, n, min);
-  return {
-    prices: { n, sum: sumOverMin + n * min, min, max, sketch },
-    markets,
-    lastAt: lastAtCode === 0 ? null : bucketStart + unzigzag(lastAtCode - 1),
-  };
+  const lastAt = lastAtCode === 0 ? null : bucketStart + unzigzag(lastAtCode - 1);
+  if (!into) return { prices: { n, sum: sumOverMin + n * min, min, max, sketch }, markets, lastAt };
+  const prices = into.prices;
+  prices.n = n;
+  prices.sum = sumOverMin + n * min;
+  prices.min = min;
+  prices.max = max;
+  into.lastAt = lastAt;
+  return into;
 }
 
-export function decodeSales(bytes: Uint8Array): PriceTally {
+/** Decodes a sales section (refilling `into` when given, as decodeSide does). */
+export function decodeSales(bytes: Uint8Array, into?: PriceTally): PriceTally {
   input = bytes;
   position = 0;
   const n = next();
   const min = next();
   const max = min + next();
   const sum = next() + n * min;
-  const sketch = readSketch(min);
+  const sketch = readSketch(min, into?.sketch);
   finished('sales');
   fillConstant(sketch, n, min);
-  return { n, sum, min, max, sketch };
+  if (!into) return { n, sum, min, max, sketch };
+  into.n = n;
+  into.sum = sum;
+  into.min = min;
+  into.max = max;
+  return into;
 }

@@ -12,7 +12,7 @@
  *   contiguous key range. With 800k stored sides, refreshing one market's 80k ran at 138k
  *   sides/s writing 442 WAL pages per 10k batch; item-major keys: 41k sides/s, 2739 pages.
  * - Times are INTEGER ms since the epoch.
- * Version 2 adds the history rollups (see rollupSchema below).
+ * Version 2 adds the history rollups (see rollupSchema below), version 3 their journal.
  */
 import type { MigrationStep } from '../migration-plan.ts';
 
@@ -125,7 +125,17 @@ ${rollupTable('1h')}
 ${rollupTable('1d')}
 `;
 
+// Observations journaled by a batch but not yet folded into the rollup tables (one blob of
+// packed entries per batch, see rollup-journal.ts); a fold merges them and empties the table.
+const journalSchema = `
+CREATE TABLE rollup_journal (
+  id INTEGER PRIMARY KEY,
+  entries BLOB NOT NULL
+) STRICT;
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'latest sides, sales, listings, fetch records', sql: initialSchema },
   { version: 2, name: 'history rollups (10m, 1h, 1d)', sql: rollupSchema },
+  { version: 3, name: 'rollup journal (observations not yet folded)', sql: journalSchema },
 ];

@@ -85,6 +85,9 @@ export function prepareRollupStatements(db: Database.Database) {
         "SELECT market FROM history_series WHERE game = ? AND item_id = ? AND market <> ''",
       )
       .raw(),
+    insertJournal: db.prepare<[Buffer]>('INSERT INTO rollup_journal (entries) VALUES (?)'),
+    selectJournal: db.prepare<[], Buffer>('SELECT entries FROM rollup_journal ORDER BY id').pluck(),
+    clearJournal: db.prepare('DELETE FROM rollup_journal'),
     seriesFrom: db
       .prepare<[number, number], [number]>(
         'SELECT id FROM history_series WHERE id >= ? ORDER BY id LIMIT ?',

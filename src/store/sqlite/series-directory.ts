@@ -12,24 +12,35 @@ const MAX_CACHED = 500_000;
 
 export const AGGREGATE_MARKET = '';
 
-function keyOf(game: Game, itemId: string, market: string): string {
-  return `${game}\u0000${itemId}\u0000${market}`;
+/** Ids by game, then item, then market name ('' for the aggregate). */
+type IdTable = Map<string, Map<string, number>>;
+
+function lookup(table: IdTable, itemId: string, market: string): number | undefined {
+  return table.get(itemId)?.get(market);
+}
+
+function store(table: IdTable, itemId: string, market: string, id: number): void {
+  let markets = table.get(itemId);
+  if (!markets) table.set(itemId, (markets = new Map()));
+  markets.set(market, id);
 }
 
 export class SeriesDirectory {
-  private readonly known = new Map<string, number>();
-  private readonly pending = new Map<string, number>();
+  private known = new Map<Game, IdTable>();
+  private pending = new Map<Game, IdTable>();
+  private knownCount = 0;
 
   constructor(private readonly statements: RollupStatements) {}
 
   /** The id of an existing series, or null. */
   find(game: Game, itemId: string, market: MarketId | null): number | null {
     const name = market ?? AGGREGATE_MARKET;
-    const key = keyOf(game, itemId, name);
-    const cached = this.known.get(key) ?? this.pending.get(key);
+    const cached =
+      lookup(this.tableOf(this.known, game), itemId, name) ??
+      lookup(this.tableOf(this.pending, game), itemId, name);
     if (cached !== undefined) return cached;
     const row = this.statements.findSeries.get(game, itemId, name);
-    if (row) this.remember(key, row.id);
+    if (row) this.remember(game, itemId, name, row.id);
     return row?.id ?? null;
   }
 
@@ -39,13 +50,17 @@ export class SeriesDirectory {
     if (found !== null) return found;
     const name = market ?? AGGREGATE_MARKET;
     const id = Number(this.statements.insertSeries.run(game, itemId, name).lastInsertRowid);
-    this.pending.set(keyOf(game, itemId, name), id);
+    store(this.tableOf(this.pending, game), itemId, name, id);
     return id;
   }
 
   /** The transaction that created pending ids committed: keep them. */
   commit(): void {
-    for (const [key, id] of this.pending) this.remember(key, id);
+    for (const [game, table] of this.pending) {
+      for (const [itemId, markets] of table) {
+        for (const [name, id] of markets) this.remember(game, itemId, name, id);
+      }
+    }
     this.pending.clear();
   }
 
@@ -54,8 +69,18 @@ export class SeriesDirectory {
     this.pending.clear();
   }
 
-  private remember(key: string, id: number): void {
-    if (this.known.size >= MAX_CACHED) this.known.clear();
-    this.known.set(key, id);
+  private tableOf(tables: Map<Game, IdTable>, game: Game): IdTable {
+    let table = tables.get(game);
+    if (!table) tables.set(game, (table = new Map()));
+    return table;
+  }
+
+  private remember(game: Game, itemId: string, market: string, id: number): void {
+    if (this.knownCount >= MAX_CACHED) {
+      this.known = new Map();
+      this.knownCount = 0;
+    }
+    store(this.tableOf(this.known, game), itemId, market, id);
+    this.knownCount += 1;
   }
 }

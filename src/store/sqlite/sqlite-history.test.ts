@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DAY, MINUTE } from '../../domain/clock.ts';
+import { DAY, manualClock, MINUTE } from '../../domain/clock.ts';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { T0 } from '../contract-fixtures.ts';
 import { historyStoreContract } from '../history-contract.ts';
 import { ask, bid, ITEM, sale, SERIES } from '../history-contract-support.ts';
+import { FOLD_POLICY } from './rollup-writer.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-history-'));
@@ -31,7 +32,7 @@ function changes(store: ReturnType<typeof createSqlitePriceStore>): number {
 }
 
 describe('sqlite history', () => {
-  test('change-only: a snapshot already counted writes no rollup row', async () => {
+  test('change-only: a snapshot already counted is neither journaled nor folded', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
     const batch = {
@@ -43,13 +44,56 @@ describe('sqlite history', () => {
     await store.writeBatch(batch);
     assert.equal(
       changes(store) - before,
-      2 + 1 + 3 + 3 * 3,
-      'sides, first-write mark, 3 new series, 3 rows × 3 tiers',
+      2 + 1 + 3 + 1,
+      'sides, first-write mark, 3 new series, one journal entry',
     );
+    const folding = changes(store);
+    await store.flushRollups();
+    assert.equal(changes(store) - folding, 3 * 3 + 1, '3 rows × 3 tiers, journal emptied');
     const again = changes(store);
     await store.writeBatch(batch);
+    await store.flushRollups();
     assert.equal(changes(store) - again, 2, 'only the two side upserts');
     await store.close();
+  });
+
+  test('the journal folds when due: after the interval, or before a read', async () => {
+    const clock = manualClock(T0);
+    const store = createSqlitePriceStore({ path: ':memory:', clock });
+    await store.init();
+    const rows = () => store.db.prepare('SELECT count(*) FROM rollups_10m').pluck().get();
+    await store.writeBatch({ sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] });
+    clock.advance(FOLD_POLICY.intervalMs - 1);
+    await store.writeBatch({ sides: [ask('skinport', 1250, 2 * MINUTE)], sales: [], listings: [] });
+    assert.equal(rows(), 0, 'not yet due');
+    clock.advance(1);
+    await store.writeBatch({ sides: [ask('skinport', 1260, 3 * MINUTE)], sales: [], listings: [] });
+    assert.equal(rows(), 2, 'folded by the batch that found it due');
+    await store.writeBatch({ sides: [ask('skinport', 1270, 4 * MINUTE)], sales: [], listings: [] });
+    const [row] = await store.readRollups(SERIES.skinport, '10m', 0, T0 + DAY);
+    assert.equal(row?.ask?.prices.n, 4, 'a read folds what is pending first');
+    await store.close();
+  });
+
+  test('a store that died before folding replays its journal on the next open', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(root, 'crash-')), 'prices.db');
+    const dead = createSqlitePriceStore({ path: file });
+    await dead.init();
+    await dead.writeBatch({
+      sides: [ask('skinport', 1234, MINUTE), bid('csfloat', 1100, MINUTE)],
+      sales: [sale('csfloat', 1150, 2, MINUTE)],
+      listings: [],
+    });
+    const reopened = createSqlitePriceStore({ path: file });
+    await reopened.init();
+    const [row] = await reopened.readRollups(SERIES.aggregate, '1h', 0, T0 + DAY);
+    assert.equal(row?.ask?.prices.min, 1234);
+    assert.equal(row?.bid?.prices.max, 1100);
+    assert.equal(row?.sales?.n, 2);
+    const journal = reopened.db.prepare('SELECT count(*) FROM rollup_journal').pluck().get();
+    assert.equal(journal, 0, 'folded on open');
+    await reopened.close();
+    dead.db.close();
   });
 
   test('a batch failing inside the rollup writer leaves no series behind', async () => {
@@ -96,6 +140,7 @@ describe('sqlite history', () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
     await store.writeBatch({ sides: [ask('skinport', 123_456, MINUTE)], sales: [], listings: [] });
+    await store.flushRollups();
     const row = store.db
       .prepare<[], { size: number }>('SELECT length(ask) AS size FROM rollups_10m LIMIT 1')
       .get();

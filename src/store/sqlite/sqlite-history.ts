@@ -16,7 +16,7 @@ import {
   type RollupSection,
   type SeriesKey,
 } from '../history-store.ts';
-import type { RollupRow } from '../../pricing/rollups.ts';
+import type { RollupRow, SidePartial } from '../../pricing/rollups.ts';
 import type { RollupRowCache } from './rollup-row-cache.ts';
 import type { RollupStatements, TierStatements } from './rollup-statements.ts';
 import type { SeriesDirectory } from './series-directory.ts';
@@ -27,6 +27,16 @@ const SERIES_PER_STEP = 2_000;
 function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number] {
   const width = TIER_MS[tier];
   return [Math.ceil(fromMs / width), Math.ceil(toMs / width)];
+}
+
+/** One row's worth of sections, refilled bucket after bucket by a scan. */
+function reusableRow() {
+  const partial = (): SidePartial => ({
+    prices: { n: 0, sum: 0, min: 0, max: 0, sketch: [] },
+    markets: [],
+    lastAt: null,
+  });
+  return { ask: partial(), bid: partial(), sales: partial().prices };
 }
 
 /** Deletes at most `limit` of a series' buckets below `cutoff`; true when none remain. */
@@ -47,9 +57,15 @@ export function createSqliteHistory(
     statements: RollupStatements;
     directory: SeriesDirectory;
     cache: Pick<RollupRowCache, 'invalidate'>;
+    /** Folds journaled observations into the rows, so reads see every committed batch. */
+    flush: () => void;
   },
 ): Required<HistoryStore> {
-  const seriesId = (key: SeriesKey) => ready().directory.find(key.game, key.itemId, key.market);
+  const seriesId = (key: SeriesKey) => {
+    const { directory, flush } = ready();
+    flush();
+    return directory.find(key.game, key.itemId, key.market);
+  };
 
   const compactStep = (tier: Tier, cutoff: number, start: number, maxRows: number) => {
     const { statements } = ready();
@@ -73,6 +89,7 @@ export function createSqliteHistory(
     toMs: number,
     sections: readonly RollupSection[],
     visit: (row: RollupRow) => void,
+    reuse: boolean,
   ) => {
     const id = seriesId(key);
     if (id === null) return;
@@ -80,14 +97,15 @@ export function createSqliteHistory(
     const width = TIER_MS[tier];
     const columns = ALL_SECTIONS.map((name) => (sections.includes(name) ? name : 'NULL'));
     const statement = ready().statements.tiers[tier].selectRange(columns.join(', '));
-    for (const [bucket, ask, bid, sales] of statement.iterate(id, from, to)) {
-      const start = bucket * width;
-      visit({
-        start,
-        ask: ask ? decodeSide('ask', ask, start) : null,
-        bid: bid ? decodeSide('bid', bid, start) : null,
-        sales: sales ? decodeSales(sales) : null,
-      });
+    const reused = reuse ? reusableRow() : null;
+    const shared: RollupRow = { start: 0, ask: null, bid: null, sales: null };
+    for (const [bucket, ask, bid, sales] of statement.all(id, from, to)) {
+      const row = reuse ? shared : { ...shared };
+      row.start = bucket * width;
+      row.ask = ask ? decodeSide('ask', ask, row.start, reused?.ask) : null;
+      row.bid = bid ? decodeSide('bid', bid, row.start, reused?.bid) : null;
+      row.sales = sales ? decodeSales(sales, reused?.sales) : null;
+      visit(row);
     }
   };
 
@@ -102,11 +120,11 @@ export function createSqliteHistory(
     },
     async readRollups(key, tier, fromMs, toMs, sections = ALL_SECTIONS) {
       const rows: RollupRow[] = [];
-      scan(key, tier, fromMs, toMs, sections, (row) => rows.push(row));
+      scan(key, tier, fromMs, toMs, sections, (row) => rows.push(row), false);
       return rows;
     },
     async scanRollups(key, tier, fromMs, toMs, sections, visit) {
-      scan(key, tier, fromMs, toMs, sections, visit);
+      scan(key, tier, fromMs, toMs, sections, visit, true);
     },
     async readSaleCounts(key, tier, fromMs, toMs) {
       const id = seriesId(key);
@@ -118,6 +136,7 @@ export function createSqliteHistory(
         .map(([bucket, units]) => ({ start: bucket * width, units }));
     },
     async deleteRollupsBefore(tier, beforeMs, step): Promise<CompactionStep> {
+      ready().flush();
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
       const start = step.cursor === null ? 0 : Number(step.cursor);
       const result = compactInTransaction.immediate(tier, cutoff, start, Math.max(1, step.maxRows));

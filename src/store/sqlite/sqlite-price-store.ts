@@ -13,10 +13,12 @@
  * returns a settled promise. Large batches therefore block the event loop for their duration
  * (about 50 ms per 10k sides here); ingest sizes its batches accordingly.
  *
- * History: the same object is the HistoryStore. writeBatch's transaction also merges the batch
- * into the rollups (rollup-writer.ts): the sides it stores and the sales that were new, so the
- * rollups always match the committed data. A side older than the stored one of its key leaves
- * the stored side alone (a past-data import after live data) but still enters its rollups.
+ * History: the same object is the HistoryStore. writeBatch's transaction also journals the
+ * batch for the rollups (rollup-writer.ts): the sides it stores and the sales that were new.
+ * The journal is folded into the rollup rows at most FOLD_POLICY.intervalMs later (sooner under
+ * volume), before this object reads history, and on close; a crash folds it on the next open.
+ * A side older than the stored one of its key leaves the stored side alone (a past-data import
+ * after live data) but still enters its rollups.
  */
 import fs from 'node:fs';
 import { dirname } from 'node:path';
@@ -62,9 +64,13 @@ export interface SqlitePriceStoreOptions {
 export interface SqlitePriceStore extends PriceStore, HistoryStore {
   /** The open connection, for diagnostics and tests (pragmas, integrity checks). */
   readonly db: Database.Database;
+  /** Folds the rollup journal into the rollup rows now (else it happens when due). */
+  flushRollups(): Promise<void>;
 }
 
 const BUSY_TIMEOUT_MS = 5000;
+/** How often an idle store checks whether its rollup journal is due for a fold. */
+const FOLD_CHECK_MS = 1000;
 /** Page cache per connection (negative = KiB): holds a whole 10k-side batch's pages. */
 const CACHE_KIB = 32 * 1024;
 /** The WAL file is truncated back to this after a checkpoint (a big import can bloat it). */
@@ -125,9 +131,44 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       if (s.insertSale.run(saleParams(sale)).changes > 0) newSales.push(sale);
     }
     for (const listing of batch.listings) s.upsertListing.run(listingParams(listing));
-    if (options.rollups !== false) historyReady().writer.record(batch.sides, newSales);
+    if (options.rollups !== false) historyReady().writer.record(batch.sides, newSales, clock.now());
     s.markFirstWrite.run(clock.now());
   });
+
+  const foldRollups = db.transaction(() => historyReady().writer.fold(clock.now()));
+
+  /** Runs `work`; after a failure the rollup caches start over from what is committed. */
+  const guarded = <T>(work: () => T): T => {
+    const { directory, cache, writer } = historyReady();
+    try {
+      const result = work();
+      directory.commit();
+      cache.committed();
+      return result;
+    } catch (error) {
+      directory.discard();
+      cache.invalidate();
+      writer.recover();
+      throw error;
+    }
+  };
+
+  const flushRollups = (force: boolean) => {
+    const { writer } = historyReady();
+    if (force ? writer.hasPending() : writer.isDue(clock.now())) {
+      guarded(() => foldRollups.immediate());
+    }
+  };
+  let foldTimer: NodeJS.Timeout | null = null;
+  /** The idle check: a failed fold stays pending and surfaces on the next batch or read. */
+  const foldWhenDue = () => {
+    if (closed || !db.open) return;
+    try {
+      flushRollups(false);
+    } catch {
+      // kept in the journal; retried when next due
+    }
+  };
 
   const commitFetches = db.transaction((s: Statements, rows: FetchRecord[]) => {
     for (const row of rows) s.insertFetch.run(fetchParams(row));
@@ -142,7 +183,10 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
 
   return {
     db,
-    ...createSqliteHistory(db, historyReady),
+    ...createSqliteHistory(db, () => ({ ...historyReady(), flush: () => flushRollups(true) })),
+    async flushRollups() {
+      flushRollups(true);
+    },
     async init() {
       migrate(db, SQLITE_MIGRATIONS, () => clock.now());
       statements ??= prepareStatements(db);
@@ -152,21 +196,15 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
         const cache = new RollupRowCache(db, rollupStatements);
         const writer = createRollupWriter(rollupStatements, directory, cache);
         history = { statements: rollupStatements, directory, cache, writer };
+        writer.recover();
+        flushRollups(true);
+        foldTimer = setInterval(foldWhenDue, FOLD_CHECK_MS).unref();
       }
     },
     async writeBatch(batch: IngestBatch) {
       const s = ready();
       if (isBatchEmpty(batch)) return;
-      const { directory, cache } = historyReady();
-      try {
-        commitBatch.immediate(s, batch);
-        directory.commit();
-        cache.committed();
-      } catch (error) {
-        directory.discard();
-        cache.invalidate();
-        throw error;
-      }
+      guarded(() => commitBatch.immediate(s, batch));
     },
     async loadSides(game: Game) {
       return collect(ready().selectSides.iterate(game), sideFromRow);
@@ -195,6 +233,8 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     },
     async close() {
       if (closed) return;
+      if (history !== null) flushRollups(true);
+      if (foldTimer !== null) clearInterval(foldTimer);
       closed = true;
       if (db.memory === false) db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();

@@ -1,0 +1,114 @@
+/**
+ * Rollup observations committed to the journal but not yet folded into the rollup tables:
+ * per (series, 10-minute bucket) the delta row of what arrived since the last fold. A fold
+ * merges each delta into its 10m, 1h and 1d rows, so a stored row is written once per fold
+ * instead of once per batch. Per-market buckets also keep the latest fetchedAt the stored row
+ * had counted, so a snapshot still counts once (src/pricing/rollups.ts).
+ */
+import { isCashExecutable } from '../../domain/markets.ts';
+import type { Cents } from '../../domain/money.ts';
+import { RollupCodecError } from '../rollup-codec.ts';
+import { TIER_MS } from '../../pricing/rollup-buckets.ts';
+import {
+  addObservation,
+  addPrice,
+  emptyRow,
+  type RollupRow,
+  type SideObservation,
+} from '../../pricing/rollups.ts';
+
+export interface PendingBucket {
+  series: number;
+  /** Delta row: the observations not yet folded (its start is the 10m bucket's start). */
+  delta: RollupRow;
+  /** Per-market buckets: the latest fetchedAt already in the stored row, per side. */
+  storedAsk: number | null;
+  storedBid: number | null;
+}
+
+export type StoredLastAt = (series: number, at: number) => [ask: number | null, bid: number | null];
+
+/** Refuses what the rollup codec could not store, before anything is accumulated. */
+function requireCount(...values: number[]): void {
+  for (const value of values) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new RollupCodecError(`rollup field must be a non-negative safe integer, got ${value}`);
+    }
+  }
+}
+const WIDTH = TIER_MS['10m'];
+
+export class PendingRollups {
+  /** Per series id, its pending buckets (a handful: the 10m buckets since the last fold). */
+  private readonly buckets = new Map<number, PendingBucket[]>();
+  private count = 0;
+  /** Observations (sales: records) accumulated since the last clear. */
+  observations = 0;
+
+  constructor(private readonly storedLastAt: StoredLastAt) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  *values(): IterableIterator<PendingBucket> {
+    for (const list of this.buckets.values()) yield* list;
+  }
+
+  clear(): void {
+    this.buckets.clear();
+    this.count = 0;
+    this.observations = 0;
+  }
+
+  /**
+   * Adds a book observation to its market's series and (asks, and bids of cash-executable
+   * markets) the aggregate. False when the snapshot was already counted: nothing changes.
+   */
+  addSide(marketSeries: number, aggregateSeries: () => number, obs: SideObservation): boolean {
+    requireCount(obs.price, obs.size, obs.quantity);
+    const own = this.bucket(marketSeries, obs.at, true);
+    const stored = obs.side === 'ask' ? own.storedAsk : own.storedBid;
+    const pending = own.delta[obs.side]?.lastAt ?? null;
+    const latest = Math.max(stored ?? -Infinity, pending ?? -Infinity);
+    if (obs.at <= latest) {
+      const { ask, bid, sales } = own.delta;
+      if (!ask && !bid && !sales) this.forget(marketSeries, own);
+      return false;
+    }
+    own.delta[obs.side] = addObservation(own.delta[obs.side], obs, true);
+    if (obs.side === 'ask' || isCashExecutable(obs.market)) {
+      const all = this.bucket(aggregateSeries(), obs.at, false).delta;
+      all[obs.side] = addObservation(all[obs.side], obs, false);
+    }
+    this.observations += 1;
+    return true;
+  }
+
+  addSale(marketSeries: number, aggregateSeries: number, price: Cents, units: number, at: number) {
+    requireCount(price, units, 0);
+    const own = this.bucket(marketSeries, at, true).delta;
+    own.sales = addPrice(own.sales, price, units);
+    const all = this.bucket(aggregateSeries, at, false).delta;
+    all.sales = addPrice(all.sales, price, units);
+    this.observations += 1;
+  }
+
+  private bucket(series: number, at: number, perMarket: boolean): PendingBucket {
+    const start = at - (at % WIDTH);
+    let list = this.buckets.get(series);
+    if (!list) this.buckets.set(series, (list = []));
+    for (const held of list) if (held.delta.start === start) return held;
+    const [storedAsk, storedBid] = perMarket ? this.storedLastAt(series, at) : [null, null];
+    const found = { series, delta: emptyRow(start), storedAsk, storedBid };
+    list.push(found);
+    this.count += 1;
+    return found;
+  }
+
+  private forget(series: number, entry: PendingBucket): void {
+    const list = this.buckets.get(series)!;
+    list.splice(list.indexOf(entry), 1);
+    this.count -= 1;
+  }
+}
