@@ -58,12 +58,12 @@ function report(label: string, latency: Latency & { points: number }, baseline?:
   );
 }
 
-/** The stored catalog item with the most market series. */
-function busiestItem(store: SqlitePriceStore): string {
+/** The item whose aggregate has the most hourly buckets (one of the densely backfilled). */
+function densestItem(store: SqlitePriceStore): string {
   return store.db
     .prepare<[], string>(
-      `SELECT item_id FROM history_series WHERE game = 'cs2' AND item_id NOT LIKE '%~%'
-       GROUP BY item_id ORDER BY count(*) DESC, item_id LIMIT 1`,
+      `SELECT s.item_id FROM history_series s JOIN rollups_1h r ON r.series = s.id
+       WHERE s.game = 'cs2' AND s.market = '' GROUP BY s.id ORDER BY count(*) DESC, s.item_id LIMIT 1`,
     )
     .pluck()
     .get()!;
@@ -74,7 +74,7 @@ export async function benchHistoryReads(
   catalogs: ReturnType<typeof loadCatalogs>,
   clock: Clock,
 ): Promise<void> {
-  const item = catalogs.cs2.byId(busiestItem(store))!;
+  const item = catalogs.cs2.byId(densestItem(store))!;
   const end = clock.now();
   const [market] = await store.historyMarkets('cs2', item.id);
   const long: HistoryRequest = {
