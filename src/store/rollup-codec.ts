@@ -222,8 +222,25 @@ export function decodeSide(
   bucketStart: number,
   into?: SidePartial,
 ): SidePartial {
+  beginSections(bytes);
+  const partial = nextSide(side, bucketStart, into);
+  finished('side');
+  return partial;
+}
+
+/** Starts reading sections stored back to back in `bytes` (nextSide / nextSales, in order). */
+export function beginSections(bytes: Uint8Array): void {
   input = bytes;
   position = 0;
+}
+
+/** Checks that every byte begun with beginSections was read. */
+export function endSections(): void {
+  finished('row');
+}
+
+/** The side section at the current position (see decodeSide). */
+export function nextSide(side: Side, bucketStart: number, into?: SidePartial): SidePartial {
   const min = next();
   const max = min + next();
   const sumOverMin = next();
@@ -233,7 +250,6 @@ export function decodeSide(
   markets.length = next() * TALLY_STRIDE;
   let n = 0;
   for (let at = 0; at < markets.length; at += TALLY_STRIDE) n += readTally(side, min, markets, at);
-  finished('side');
   fillConstant(sketch, n, min);
   const lastAt = lastAtCode === 0 ? null : bucketStart + unzigzag(lastAtCode - 1);
   if (!into) return { prices: { n, sum: sumOverMin + n * min, min, max, sketch }, markets, lastAt };
@@ -248,14 +264,19 @@ export function decodeSide(
 
 /** Decodes a sales section (refilling `into` when given, as decodeSide does). */
 export function decodeSales(bytes: Uint8Array, into?: PriceTally): PriceTally {
-  input = bytes;
-  position = 0;
+  beginSections(bytes);
+  const tally = nextSales(into);
+  finished('sales');
+  return tally;
+}
+
+/** The sales section at the current position (see decodeSales). */
+export function nextSales(into?: PriceTally): PriceTally {
   const n = next();
   const min = next();
   const max = min + next();
   const sum = next() + n * min;
   const sketch = readSketch(min, into?.sketch);
-  finished('sales');
   fillConstant(sketch, n, min);
   if (!into) return { n, sum, min, max, sketch };
   into.n = n;

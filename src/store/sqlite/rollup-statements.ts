@@ -7,12 +7,10 @@ import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 
 export type StoredRow = [ask: Buffer | null, bid: Buffer | null, sales: Buffer | null];
-export type RangeRow = [
-  bucket: number,
-  ask: Buffer | null,
-  bid: Buffer | null,
-  sales: Buffer | null,
-];
+type Section = 'ask' | 'bid' | 'sales';
+/** Which sections a range row holds, as bits. */
+export const SECTION_BITS: Readonly<Record<Section, number>> = { ask: 1, bid: 2, sales: 4 };
+export type RangeRow = [bucket: number, present: number, hex: string];
 export type UnitsRow = [bucket: number, units: number];
 type Blob = Buffer | null;
 
@@ -39,15 +37,25 @@ function tierStatements(db: Database.Database, tier: Tier) {
       ON CONFLICT (series, bucket) DO UPDATE SET ask = coalesce(excluded.ask, ask),
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales),
         sale_units = coalesce(excluded.sale_units, sale_units)`),
-    /** Range read of the given columns (others selected as NULL), prepared once per choice. */
-    selectRange: memoize((columns: string) =>
-      db
+    /**
+     * Range read of the given sections (a subset of ask, bid, sales): per bucket, a bit per
+     * section present (SECTION_BITS) and the present sections' bytes back to back, in hex.
+     * better-sqlite3 makes a fresh Buffer for every BLOB value, which cost more than the read
+     * itself at a few thousand rows (22 ms for a 180-day hourly read against 8 ms as text).
+     */
+    selectRange: memoize((columns: string) => {
+      const sections = columns.split(',');
+      const flags = sections.map(
+        (name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name as Section]}`,
+      );
+      const hex = sections.map((name) => `hex(${name})`);
+      return db
         .prepare<[number, number, number], RangeRow>(
-          `SELECT bucket, ${columns} FROM ${table}
+          `SELECT bucket, ${flags.join(' + ')}, ${hex.join(' || ')} FROM ${table}
            WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
         )
-        .raw(),
-    ),
+        .raw();
+    }),
     selectUnits: db
       .prepare<[number, number, number], UnitsRow>(
         `SELECT bucket, sale_units FROM ${table}

@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
-import { decodeSales, decodeSide } from '../rollup-codec.ts';
+import { beginSections, endSections, nextSales, nextSide } from '../rollup-codec.ts';
 import {
   ALL_SECTIONS,
   type CompactionStep,
@@ -18,7 +18,7 @@ import {
 } from '../history-store.ts';
 import type { RollupRow, SidePartial } from '../../pricing/rollups.ts';
 import type { RollupRowCache } from './rollup-row-cache.ts';
-import type { RollupStatements, TierStatements } from './rollup-statements.ts';
+import { SECTION_BITS, type RollupStatements, type TierStatements } from './rollup-statements.ts';
 import type { SeriesDirectory } from './series-directory.ts';
 
 /** Series examined per retention step at most (bounds a step that finds little to delete). */
@@ -27,6 +27,16 @@ const SERIES_PER_STEP = 2_000;
 function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number] {
   const width = TIER_MS[tier];
   return [Math.ceil(fromMs / width), Math.ceil(toMs / width)];
+}
+
+let hexScratch = Buffer.allocUnsafe(4096);
+
+/** The bytes of a hex string, in a buffer reused from call to call. */
+function bytesOf(hex: string): Uint8Array {
+  const length = hex.length / 2;
+  if (length > hexScratch.length) hexScratch = Buffer.allocUnsafe(length * 2);
+  hexScratch.write(hex, 0, 'hex');
+  return hexScratch.subarray(0, length);
 }
 
 /** One row's worth of sections, refilled bucket after bucket by a scan. */
@@ -95,16 +105,19 @@ export function createSqliteHistory(
     if (id === null) return;
     const [from, to] = rangeBounds(tier, fromMs, toMs);
     const width = TIER_MS[tier];
-    const columns = ALL_SECTIONS.map((name) => (sections.includes(name) ? name : 'NULL'));
-    const statement = ready().statements.tiers[tier].selectRange(columns.join(', '));
+    const columns = ALL_SECTIONS.filter((name) => sections.includes(name));
+    if (columns.length === 0) return;
+    const statement = ready().statements.tiers[tier].selectRange(columns.join(','));
     const reused = reuse ? reusableRow() : null;
     const shared: RollupRow = { start: 0, ask: null, bid: null, sales: null };
-    for (const [bucket, ask, bid, sales] of statement.all(id, from, to)) {
+    for (const [bucket, present, hex] of statement.iterate(id, from, to)) {
       const row = reuse ? shared : { ...shared };
       row.start = bucket * width;
-      row.ask = ask ? decodeSide('ask', ask, row.start, reused?.ask) : null;
-      row.bid = bid ? decodeSide('bid', bid, row.start, reused?.bid) : null;
-      row.sales = sales ? decodeSales(sales, reused?.sales) : null;
+      beginSections(bytesOf(hex));
+      row.ask = present & SECTION_BITS.ask ? nextSide('ask', row.start, reused?.ask) : null;
+      row.bid = present & SECTION_BITS.bid ? nextSide('bid', row.start, reused?.bid) : null;
+      row.sales = present & SECTION_BITS.sales ? nextSales(reused?.sales) : null;
+      endSections();
       visit(row);
     }
   };
