@@ -169,9 +169,19 @@ export function talliedSum(partial: SidePartial, field: number): number {
   return total;
 }
 
+/** True when a snapshot at `at` is no later than the latest its 10-minute bucket counted. */
+export function countedBefore(lastAt: number | null, at: number): boolean {
+  return lastAt !== null && at <= lastAt;
+}
+
 /** True when a per-market 10-minute bucket already counted a snapshot this recent. */
 export function isCounted(partial: SidePartial | null, at: number): boolean {
-  return partial !== null && partial.lastAt !== null && at <= partial.lastAt;
+  return partial !== null && countedBefore(partial.lastAt, at);
+}
+
+/** Asks always enter the aggregate; bids only from cash-executable markets (best-bid rule). */
+export function entersAggregate(obs: SideObservation): boolean {
+  return obs.side === 'ask' || isCashExecutable(obs.market);
 }
 
 export function addObservation(
@@ -233,7 +243,7 @@ export function mergeRow(into: RollupRow, from: RollupRow): RollupRow {
  */
 export function recordSide(rows: RowLookup, obs: SideObservation): boolean {
   if (isCounted(rows('market', '10m')[obs.side], obs.at)) return false;
-  const toAggregate = obs.side === 'ask' || isCashExecutable(obs.market);
+  const toAggregate = entersAggregate(obs);
   for (const tier of TIERS) {
     const own = rows('market', tier);
     own[obs.side] = addObservation(own[obs.side], obs, tier === '10m');

@@ -1,10 +1,11 @@
 /**
  * The HistoryStore port: stored price-history rollups, 10-minute / hourly / daily buckets per
  * item, for each market's own series and for the cross-market aggregate (src/pricing/rollups.ts
- * says what a bucket holds). Rollups are WRITTEN by PriceStore.writeBatch, inside the same
- * transaction as the batch (so `pricing import` and the simulator backfill maintain them too):
- * an implementation stores both and implements both ports on one object. This port reads them
- * and enforces retention. Every implementation passes history-contract.ts; dialect specifics
+ * says what a bucket holds). Rollups are WRITTEN by PriceStore.writeBatch (so `pricing import`
+ * and the simulator backfill maintain them too): PostgreSQL merges them inside the batch's
+ * transaction; SQLite journals them in it and folds the journal into the rows shortly after
+ * (sqlite/rollup-writer.ts). An implementation stores both and implements both ports on one
+ * object. This port reads them and enforces retention. Every implementation passes history-contract.ts; dialect specifics
  * stay behind the port.
  */
 import type { Game } from '../domain/games.ts';

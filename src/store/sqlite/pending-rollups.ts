@@ -5,14 +5,15 @@
  * instead of once per batch. Per-market buckets also keep the latest fetchedAt the stored row
  * had counted, so a snapshot still counts once (src/pricing/rollups.ts).
  */
-import { isCashExecutable } from '../../domain/markets.ts';
 import type { Cents } from '../../domain/money.ts';
 import { RollupCodecError } from '../rollup-codec.ts';
 import { TIER_MS } from '../../pricing/rollup-buckets.ts';
 import {
   addObservation,
   addPrice,
+  countedBefore,
   emptyRow,
+  entersAggregate,
   type RollupRow,
   type SideObservation,
 } from '../../pricing/rollups.ts';
@@ -70,14 +71,15 @@ export class PendingRollups {
     const own = this.bucket(marketSeries, obs.at, true);
     const stored = obs.side === 'ask' ? own.storedAsk : own.storedBid;
     const pending = own.delta[obs.side]?.lastAt ?? null;
-    const latest = Math.max(stored ?? -Infinity, pending ?? -Infinity);
-    if (obs.at <= latest) {
+    const latest =
+      stored === null || pending === null ? (stored ?? pending) : Math.max(stored, pending);
+    if (countedBefore(latest, obs.at)) {
       const { ask, bid, sales } = own.delta;
       if (!ask && !bid && !sales) this.forget(marketSeries, own);
       return false;
     }
     own.delta[obs.side] = addObservation(own.delta[obs.side], obs, true);
-    if (obs.side === 'ask' || isCashExecutable(obs.market)) {
+    if (entersAggregate(obs)) {
       const all = this.bucket(aggregateSeries(), obs.at, false).delta;
       all[obs.side] = addObservation(all[obs.side], obs, false);
     }
