@@ -6,7 +6,7 @@
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
 import { bucketBounds, type Tier, type TierSpan } from '../pricing/rollup-buckets.ts';
-import { historyPoint, type HistoryPoint } from '../pricing/rollup-points.ts';
+import { historyPoint, type HistoryPoint, type ListingType } from '../pricing/rollup-points.ts';
 import {
   SaleCounter,
   SALES_WINDOW_MS,
@@ -21,6 +21,13 @@ import {
   type SeriesKey,
 } from '../store/history-store.ts';
 import type { HistoryRequest } from './history-params.ts';
+
+/** The section whose median a listing type's points show (the only sketch a read needs). */
+const MEDIAN_SECTION: Readonly<Record<ListingType, RollupSection>> = {
+  SELL_OFFER: 'ask',
+  BUY_ORDER: 'bid',
+  SALE_HISTORY: 'sales',
+};
 
 /** A book read (asks and bids: stats, best ask and best bid) needs no sales. */
 const BOOK_SECTIONS: readonly RollupSection[] = ['ask', 'bid'];
@@ -53,8 +60,11 @@ async function scanRollups(
   [fromMs, toMs]: [number, number],
   sections: readonly RollupSection[],
   visit: (row: RollupRow) => void,
+  sketches: readonly RollupSection[],
 ): Promise<void> {
-  if (store.scanRollups) return store.scanRollups(series, tier, fromMs, toMs, sections, visit);
+  if (store.scanRollups) {
+    return store.scanRollups(series, tier, fromMs, toMs, sections, visit, sketches);
+  }
   for (const row of await store.readRollups(series, tier, fromMs, toMs, sections)) visit(row);
 }
 
@@ -71,12 +81,14 @@ export async function readSeriesHistory(
   const windowMs = request.salesWindow === null ? 0 : SALES_WINDOW_MS[request.salesWindow];
   const points: HistoryPoint[] = [];
   const sections = sales ? ALL_SECTIONS : BOOK_SECTIONS;
-  await scanRollups(store, series, request.tier, bounds, sections, (row) => {
+  const visit = (row: RollupRow) => {
     const volume =
       counter && row.sales ? counter.rollingVolume(row.start, request.tier, windowMs) : null;
     const point = historyPoint(row, request.listingType, scope, volume);
     if (point) points.push(point);
-  });
+  };
+  const median = [MEDIAN_SECTION[request.listingType]];
+  await scanRollups(store, series, request.tier, bounds, sections, visit, median);
   return points;
 }
 

@@ -57,6 +57,8 @@ export interface HistoryStore {
     toMs: number,
     sections: readonly RollupSection[],
     visit: (row: RollupRow) => void,
+    /** Sections whose median sketch the visitor needs (default all); others may come empty. */
+    sketches?: readonly RollupSection[],
   ): Promise<void>;
   /** Units sold per bucket with start in [fromMs, toMs), oldest first; no-sale buckets absent. */
   readSaleCounts(series: SeriesKey, tier: Tier, fromMs: number, toMs: number): Promise<SaleCount[]>;

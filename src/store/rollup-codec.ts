@@ -191,6 +191,14 @@ function readSketch(min: number, out: Sketch = []): Sketch {
   return out;
 }
 
+/** Reads past a sketch, leaving `out` empty (for reads that need no median). */
+function skipSketch(out: Sketch = []): Sketch {
+  const values = next() * 3;
+  for (let index = 0; index < values; index += 1) next();
+  out.length = 0;
+  return out;
+}
+
 function fillConstant(sketch: Sketch, n: number, min: number): void {
   if (sketch.length === 3 && sketch[1] === 0) {
     sketch[1] = n;
@@ -239,13 +247,23 @@ export function endSections(): void {
   finished('row');
 }
 
-/** The side section at the current position (see decodeSide). */
-export function nextSide(side: Side, bucketStart: number, into?: SidePartial): SidePartial {
+/**
+ * The side section at the current position (see decodeSide). Without `withSketch` the sketch
+ * is read past and left empty, so its median is null: for sections a read needs no median of.
+ */
+export function nextSide(
+  side: Side,
+  bucketStart: number,
+  into?: SidePartial,
+  withSketch = true,
+): SidePartial {
   const min = next();
   const max = min + next();
   const sumOverMin = next();
   const lastAtCode = next();
-  const sketch = readSketch(min, into?.prices.sketch);
+  const sketch = withSketch
+    ? readSketch(min, into?.prices.sketch)
+    : skipSketch(into?.prices.sketch);
   const markets: MarketTallies = into?.markets ?? [];
   markets.length = next() * TALLY_STRIDE;
   let n = 0;

@@ -10,7 +10,6 @@ export type StoredRow = [ask: Buffer | null, bid: Buffer | null, sales: Buffer |
 type Section = 'ask' | 'bid' | 'sales';
 /** Which sections a range row holds, as bits. */
 export const SECTION_BITS: Readonly<Record<Section, number>> = { ask: 1, bid: 2, sales: 4 };
-export type RangeRow = [bucket: number, present: number, hex: string];
 export type UnitsRow = [bucket: number, units: number];
 type Blob = Buffer | null;
 
@@ -38,10 +37,11 @@ function tierStatements(db: Database.Database, tier: Tier) {
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales),
         sale_units = coalesce(excluded.sale_units, sale_units)`),
     /**
-     * Range read of the given sections (a subset of ask, bid, sales): per bucket, a bit per
-     * section present (SECTION_BITS) and the present sections' bytes back to back, in hex.
-     * better-sqlite3 makes a fresh Buffer for every BLOB value, which cost more than the read
-     * itself at a few thousand rows (22 ms for a 180-day hourly read against 8 ms as text).
+     * Range read of the given sections (a subset of ask, bid, sales), one string per bucket:
+     * "bucket,present,hex" where present has a bit per section present (SECTION_BITS) and hex
+     * is the present sections' bytes back to back. better-sqlite3 makes a fresh Buffer for
+     * every BLOB value and an array per raw row; at a few thousand rows that cost more than
+     * the read itself (22 ms for a 180-day hourly read, against 6 ms this way).
      */
     selectRange: memoize((columns: string) => {
       const sections = columns.split(',');
@@ -50,11 +50,11 @@ function tierStatements(db: Database.Database, tier: Tier) {
       );
       const hex = sections.map((name) => `hex(${name})`);
       return db
-        .prepare<[number, number, number], RangeRow>(
-          `SELECT bucket, ${flags.join(' + ')}, ${hex.join(' || ')} FROM ${table}
-           WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
+        .prepare<[number, number, number], string>(
+          `SELECT bucket || ',' || (${flags.join(' + ')}) || ',' || ${hex.join(' || ')}
+           FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
         )
-        .raw();
+        .pluck();
     }),
     selectUnits: db
       .prepare<[number, number, number], UnitsRow>(

@@ -136,6 +136,38 @@ describe('sqlite history', () => {
     await store.close();
   });
 
+  test('a scan can leave out sketches it needs no median of, and nothing else', async () => {
+    const store = createSqlitePriceStore({ path: ':memory:' });
+    await store.init();
+    await store.writeBatch({
+      sides: [ask('skinport', 1234, MINUTE), bid('csfloat', 1100, MINUTE)],
+      sales: [],
+      listings: [],
+    });
+    await store.writeBatch({
+      sides: [ask('skinport', 1300, 2 * MINUTE), bid('csfloat', 1000, 2 * MINUTE)],
+      sales: [],
+      listings: [],
+    });
+    const [full] = await store.readRollups(SERIES.aggregate, '10m', 0, T0 + DAY);
+    const seen: unknown[] = [];
+    await store.scanRollups!(
+      SERIES.aggregate,
+      '10m',
+      0,
+      T0 + DAY,
+      ['ask', 'bid'],
+      (row) => seen.push(structuredClone(row)),
+      ['ask'],
+    );
+    const expected = structuredClone(full!);
+    expected.bid!.prices.sketch = [];
+    expected.sales = null;
+    assert.deepEqual(seen, [expected]);
+    assert.ok(full!.bid!.prices.sketch.length > 0);
+    await store.close();
+  });
+
   test('a one-observation bucket is a few bytes', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();

@@ -100,6 +100,7 @@ export function createSqliteHistory(
     sections: readonly RollupSection[],
     visit: (row: RollupRow) => void,
     reuse: boolean,
+    sketches: readonly RollupSection[] = ALL_SECTIONS,
   ) => {
     const id = seriesId(key);
     if (id === null) return;
@@ -110,12 +111,19 @@ export function createSqliteHistory(
     const statement = ready().statements.tiers[tier].selectRange(columns.join(','));
     const reused = reuse ? reusableRow() : null;
     const shared: RollupRow = { start: 0, ask: null, bid: null, sales: null };
-    for (const [bucket, present, hex] of statement.iterate(id, from, to)) {
+    const askSketch = sketches.includes('ask');
+    const bidSketch = sketches.includes('bid');
+    for (const text of statement.all(id, from, to)) {
       const row = reuse ? shared : { ...shared };
-      row.start = bucket * width;
-      beginSections(bytesOf(hex));
-      row.ask = present & SECTION_BITS.ask ? nextSide('ask', row.start, reused?.ask) : null;
-      row.bid = present & SECTION_BITS.bid ? nextSide('bid', row.start, reused?.bid) : null;
+      const first = text.indexOf(',');
+      const second = text.indexOf(',', first + 1);
+      row.start = Number(text.slice(0, first)) * width;
+      const present = Number(text.slice(first + 1, second));
+      beginSections(bytesOf(text.slice(second + 1)));
+      row.ask =
+        present & SECTION_BITS.ask ? nextSide('ask', row.start, reused?.ask, askSketch) : null;
+      row.bid =
+        present & SECTION_BITS.bid ? nextSide('bid', row.start, reused?.bid, bidSketch) : null;
       row.sales = present & SECTION_BITS.sales ? nextSales(reused?.sales) : null;
       endSections();
       visit(row);
@@ -136,8 +144,8 @@ export function createSqliteHistory(
       scan(key, tier, fromMs, toMs, sections, (row) => rows.push(row), false);
       return rows;
     },
-    async scanRollups(key, tier, fromMs, toMs, sections, visit) {
-      scan(key, tier, fromMs, toMs, sections, visit, true);
+    async scanRollups(key, tier, fromMs, toMs, sections, visit, sketches) {
+      scan(key, tier, fromMs, toMs, sections, visit, true, sketches);
     },
     async readSaleCounts(key, tier, fromMs, toMs) {
       const id = seriesId(key);
