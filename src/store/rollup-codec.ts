@@ -40,10 +40,15 @@ function unzigzag(value: number): number {
   return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
 }
 
-function put(value: number): void {
+/** Refuses what the codec cannot store: anything but a non-negative safe integer. */
+export function requireStorable(value: number): void {
   if (value >>> 0 !== value && (!Number.isSafeInteger(value) || value < 0)) {
     throw new RollupCodecError(`rollup field must be a non-negative safe integer, got ${value}`);
   }
+}
+
+function put(value: number): void {
+  requireStorable(value);
   if (scratch.length - length < 10) {
     const grown = Buffer.allocUnsafe(scratch.length * 2);
     scratch.copy(grown, 0, 0, length);

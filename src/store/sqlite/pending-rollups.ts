@@ -6,7 +6,7 @@
  * had counted, so a snapshot still counts once (src/pricing/rollups.ts).
  */
 import type { Cents } from '../../domain/money.ts';
-import { RollupCodecError } from '../rollup-codec.ts';
+import { requireStorable } from '../rollup-codec.ts';
 import { TIER_MS } from '../../pricing/rollup-buckets.ts';
 import {
   addObservation,
@@ -29,14 +29,6 @@ export interface PendingBucket {
 
 export type StoredLastAt = (series: number, at: number) => [ask: number | null, bid: number | null];
 
-/** Refuses what the rollup codec could not store, before anything is accumulated. */
-function requireCount(...values: number[]): void {
-  for (const value of values) {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      throw new RollupCodecError(`rollup field must be a non-negative safe integer, got ${value}`);
-    }
-  }
-}
 const WIDTH = TIER_MS['10m'];
 
 export class PendingRollups {
@@ -67,7 +59,9 @@ export class PendingRollups {
    * markets) the aggregate. False when the snapshot was already counted: nothing changes.
    */
   addSide(marketSeries: number, aggregateSeries: () => number, obs: SideObservation): boolean {
-    requireCount(obs.price, obs.size, obs.quantity);
+    requireStorable(obs.price);
+    requireStorable(obs.size);
+    requireStorable(obs.quantity);
     const own = this.bucket(marketSeries, obs.at, true);
     const stored = obs.side === 'ask' ? own.storedAsk : own.storedBid;
     const pending = own.delta[obs.side]?.lastAt ?? null;
@@ -88,7 +82,8 @@ export class PendingRollups {
   }
 
   addSale(marketSeries: number, aggregateSeries: number, price: Cents, units: number, at: number) {
-    requireCount(price, units, 0);
+    requireStorable(price);
+    requireStorable(units);
     const own = this.bucket(marketSeries, at, true).delta;
     own.sales = addPrice(own.sales, price, units);
     const all = this.bucket(aggregateSeries, at, false).delta;
