@@ -4,7 +4,7 @@
  * the batch, so the stored rollup rows plus the journal are always the whole truth; a fold
  * empties it, and opening a store (or a rolled-back batch) replays it into memory.
  */
-import { MARKET_IDS, type MarketId } from '../../domain/markets.ts';
+import { MARKET_IDS } from '../../domain/markets.ts';
 import { marketOrder, type SideObservation } from '../../pricing/rollups.ts';
 
 export const ENTRY_FIELDS = 8;
@@ -15,7 +15,6 @@ export interface JournalSink {
   sale(
     marketSeries: number,
     aggregateSeries: number,
-    market: MarketId,
     price: number,
     units: number,
     at: number,
@@ -46,15 +45,9 @@ export class JournalWriter implements JournalSink {
     );
   }
 
-  sale(
-    marketSeries: number,
-    aggregateSeries: number,
-    market: MarketId,
-    price: number,
-    units: number,
-    at: number,
-  ): void {
-    this.push(KIND.sale, marketOrder(market), marketSeries, aggregateSeries, price, units, 0, at);
+  /** A sale's market is its series' own; the entry's market slot stays 0. */
+  sale(marketSeries: number, aggregateSeries: number, price: number, units: number, at: number) {
+    this.push(KIND.sale, 0, marketSeries, aggregateSeries, price, units, 0, at);
   }
 
   take(): Buffer {
@@ -102,9 +95,9 @@ export function replayJournal(blob: Uint8Array, sink: JournalSink): void {
       at,
       at + ENTRY_FIELDS,
     );
-    const market = MARKET_IDS[index!]!;
-    if (kind === KIND.sale) sink.sale(own!, all!, market, price!, size!, time!);
+    if (kind === KIND.sale) sink.sale(own!, all!, price!, size!, time!);
     else {
+      const market = MARKET_IDS[index!]!;
       const side = kind === KIND.ask ? 'ask' : 'bid';
       sink.side(own!, all!, {
         market,

@@ -95,7 +95,7 @@ export function createRollupWriter(
 
   const replaySink: JournalSink = {
     side: (own, all, observation) => void pending.addSide(own, () => all, observation),
-    sale: (own, all, _market, price, units, at) => pending.addSale(own, all, price, units, at),
+    sale: (own, all, price, units, at) => pending.addSale(own, all, price, units, at),
   };
 
   return {
@@ -114,7 +114,7 @@ export function createRollupWriter(
         const own = directory.ensure(sale.game, sale.itemId, sale.market);
         const all = directory.ensure(sale.game, sale.itemId, null);
         pending.addSale(own, all, sale.price, sale.quantity, sale.soldAt);
-        journal.sale(own, all, sale.market, sale.price, sale.quantity, sale.soldAt);
+        journal.sale(own, all, sale.price, sale.quantity, sale.soldAt);
       }
       if (!journal.isEmpty) statements.insertJournal.run(journal.take());
       if (this.isDue(now)) this.fold(now);
