@@ -10,6 +10,7 @@ import { historyStoreContract } from '../history-contract.ts';
 import { ask, bid, ITEM, sale, SERIES } from '../history-contract-support.ts';
 import { FOLD_POLICY } from './rollup-writer.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
+import { queryPlan } from './test-support.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-history-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -116,12 +117,7 @@ describe('sqlite history', () => {
   test('range reads and retention deletes seek the primary key', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
-    const plan = (sql: string) =>
-      store.db
-        .prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
-        .all()
-        .map((row) => row.detail)
-        .join('; ');
+    const plan = (sql: string) => queryPlan(store.db, sql);
     for (const tier of TIERS) {
       const read = plan(
         `SELECT * FROM rollups_${tier} WHERE series = 1 AND bucket >= 0 AND bucket < 9 ORDER BY bucket`,

@@ -8,6 +8,7 @@ import { priceStoreContract } from '../contract.ts';
 import { listing, sale, side } from '../contract-fixtures.ts';
 import { appliedMigrations } from './migrate.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
+import { queryPlan } from './test-support.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-price-store-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -101,12 +102,7 @@ describe('sqlite price store', () => {
   test('time-range reads use their indexes', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
-    const plan = (sql: string) =>
-      store.db
-        .prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
-        .all()
-        .map((row) => row.detail)
-        .join('; ');
+    const plan = (sql: string) => queryPlan(store.db, sql);
     const sales = plan("SELECT * FROM sales WHERE game = 'cs2' AND sold_at >= 0 ORDER BY sold_at");
     assert.match(sales, /sales_by_time/);
     assert.doesNotMatch(sales, /TEMP B-TREE/);
