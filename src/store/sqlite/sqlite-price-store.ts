@@ -112,6 +112,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     directory: SeriesDirectory;
     cache: RollupRowCache;
     writer: RollupWriter;
+    flush: () => void;
   } | null = null;
   let closed = false;
 
@@ -183,7 +184,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
 
   return {
     db,
-    ...createSqliteHistory(db, () => ({ ...historyReady(), flush: () => flushRollups(true) })),
+    ...createSqliteHistory(db, historyReady),
     async flushRollups() {
       flushRollups(true);
     },
@@ -195,7 +196,8 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
         const directory = new SeriesDirectory(rollupStatements);
         const cache = new RollupRowCache(db, rollupStatements);
         const writer = createRollupWriter(rollupStatements, directory, cache);
-        history = { statements: rollupStatements, directory, cache, writer };
+        const flush = () => flushRollups(true);
+        history = { statements: rollupStatements, directory, cache, writer, flush };
         writer.recover();
         flushRollups(true);
         foldTimer = setInterval(foldWhenDue, FOLD_CHECK_MS).unref();
