@@ -241,16 +241,20 @@ export function decodeSide(
   return partial;
 }
 
-/** Starts reading sections stored back to back in `bytes` (nextSide / nextSales, in order). */
-export function beginSections(bytes: Uint8Array): void {
+/**
+ * Starts reading sections stored back to back in `bytes` from offset `at` (nextSide /
+ * nextSales, in order).
+ */
+export function beginSections(bytes: Uint8Array, at = 0): void {
   input = bytes;
-  position = 0;
+  position = at;
 }
 
-/** Checks that every byte begun with beginSections was read. */
-export function endSections(): void {
-  finished('row');
+/** The offset just past the sections read so far. */
+export function sectionsOffset(): number {
+  return position;
 }
+
 
 /**
  * The side section at the current position (see decodeSide). Without `withSketch` the sketch

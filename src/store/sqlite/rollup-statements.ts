@@ -10,6 +10,8 @@ export type StoredRow = [ask: Buffer | null, bid: Buffer | null, sales: Buffer |
 type Section = 'ask' | 'bid' | 'sales';
 /** Which sections a range row holds, as bits. */
 export const SECTION_BITS: Readonly<Record<Section, number>> = { ask: 1, bid: 2, sales: 4 };
+/** Bytes before each bucket's sections in a range read: bucket index (u32 BE), section bits. */
+export const RANGE_HEADER_BYTES = 5;
 export type UnitsRow = [bucket: number, units: number];
 type Blob = Buffer | null;
 
@@ -37,22 +39,25 @@ function tierStatements(db: Database.Database, tier: Tier) {
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales),
         sale_units = coalesce(excluded.sale_units, sale_units)`),
     /**
-     * Range read of the given sections (a subset of ask, bid, sales), one string per bucket:
-     * "bucket,present,hex" where present has a bit per section present (SECTION_BITS) and hex
-     * is the present sections' bytes back to back. better-sqlite3 makes a fresh Buffer for
-     * every BLOB value and an array per raw row; at a few thousand rows that cost more than
-     * the read itself (22 ms for a 180-day hourly read, against 6 ms this way).
+     * Range read of the given sections (a subset of ask, bid, sales) as ONE blob, oldest bucket
+     * first: per bucket RANGE_HEADER_BYTES of header (the bucket index, 4 bytes big-endian, and
+     * a byte with a SECTION_BITS bit per section present), then those sections' bytes back to
+     * back. better-sqlite3 makes a fresh Buffer for every BLOB value it returns; at a few
+     * thousand rows that cost more than the read itself, so the rows are concatenated in SQL.
+     * The subquery walks the primary key in bucket order (a co-routine, no sort), and the
+     * reader checks that the buckets ascend.
      */
     selectRange: memoize((columns: string) => {
       const sections = columns.split(',');
       const flags = sections.map(
         (name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name as Section]}`,
       );
-      const hex = sections.map((name) => `hex(${name})`);
+      const bytes = sections.map((name) => `ifnull(${name}, x'')`);
       return db
-        .prepare<[number, number, number], string>(
-          `SELECT bucket || ',' || (${flags.join(' + ')}) || ',' || ${hex.join(' || ')}
-           FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
+        .prepare<[number, number, number], Buffer | null>(
+          `SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
+             SELECT unhex(printf('%08X%02X', bucket, ${flags.join(' + ')})) || ${bytes.join(' || ')} AS piece
+             FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket)`,
         )
         .pluck();
     }),

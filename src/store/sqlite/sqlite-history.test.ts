@@ -8,6 +8,7 @@ import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { T0 } from '../contract-fixtures.ts';
 import { historyStoreContract } from '../history-contract.ts';
 import { ask, bid, ITEM, sale, SERIES } from '../history-contract-support.ts';
+import { prepareRollupStatements } from './rollup-statements.ts';
 import { FOLD_POLICY } from './rollup-writer.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 import { queryPlan } from './test-support.ts';
@@ -117,11 +118,11 @@ describe('sqlite history', () => {
   test('range reads and retention deletes seek the primary key', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
-    const plan = (sql: string) => queryPlan(store.db, sql);
+    const plan = (sql: string) => queryPlan(store.db, sql.replaceAll('?', '1'));
+    const statements = prepareRollupStatements(store.db);
     for (const tier of TIERS) {
-      const read = plan(
-        `SELECT * FROM rollups_${tier} WHERE series = 1 AND bucket >= 0 AND bucket < 9 ORDER BY bucket`,
-      );
+      const read = plan(statements.tiers[tier].selectRange('ask,bid,sales').source);
+      assert.match(read, /CO-ROUTINE/);
       assert.match(read, /SEARCH .* USING PRIMARY KEY \(series=\? AND bucket>\? AND bucket<\?\)/);
       assert.doesNotMatch(read, /TEMP B-TREE/);
       assert.match(

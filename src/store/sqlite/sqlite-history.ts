@@ -8,7 +8,13 @@
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
-import { beginSections, endSections, nextSales, nextSide } from '../rollup-codec.ts';
+import {
+  beginSections,
+  nextSales,
+  nextSide,
+  RollupCodecError,
+  sectionsOffset,
+} from '../rollup-codec.ts';
 import {
   ALL_SECTIONS,
   type CompactionStep,
@@ -18,7 +24,12 @@ import {
 } from '../history-store.ts';
 import type { RollupRow, SidePartial } from '../../pricing/rollups.ts';
 import type { RollupRowCache } from './rollup-row-cache.ts';
-import { SECTION_BITS, type RollupStatements, type TierStatements } from './rollup-statements.ts';
+import {
+  RANGE_HEADER_BYTES,
+  SECTION_BITS,
+  type RollupStatements,
+  type TierStatements,
+} from './rollup-statements.ts';
 import type { SeriesDirectory } from './series-directory.ts';
 
 /** Series examined per retention step at most (bounds a step that finds little to delete). */
@@ -27,16 +38,6 @@ const SERIES_PER_STEP = 2_000;
 function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number] {
   const width = TIER_MS[tier];
   return [Math.ceil(fromMs / width), Math.ceil(toMs / width)];
-}
-
-let hexScratch = Buffer.allocUnsafe(4096);
-
-/** The bytes of a hex string, in a buffer reused from call to call. */
-function bytesOf(hex: string): Uint8Array {
-  const length = hex.length / 2;
-  if (length > hexScratch.length) hexScratch = Buffer.allocUnsafe(length * 2);
-  hexScratch.write(hex, 0, 'hex');
-  return hexScratch.subarray(0, length);
 }
 
 /** One row's worth of sections, refilled bucket after bucket by a scan. */
@@ -113,19 +114,24 @@ export function createSqliteHistory(
     const shared: RollupRow = { start: 0, ask: null, bid: null, sales: null };
     const askSketch = sketches.includes('ask');
     const bidSketch = sketches.includes('bid');
-    for (const text of statement.all(id, from, to)) {
+    const packed = statement.get(id, from, to);
+    if (!packed) return;
+    let at = 0;
+    let previous = -1;
+    while (at < packed.length) {
+      const bucket = packed.readUInt32BE(at);
+      if (bucket <= previous) throw new RollupCodecError('range read out of bucket order');
+      previous = bucket;
+      const present = packed[at + RANGE_HEADER_BYTES - 1]!;
       const row = reuse ? shared : { ...shared };
-      const first = text.indexOf(',');
-      const second = text.indexOf(',', first + 1);
-      row.start = Number(text.slice(0, first)) * width;
-      const present = Number(text.slice(first + 1, second));
-      beginSections(bytesOf(text.slice(second + 1)));
+      row.start = bucket * width;
+      beginSections(packed, at + RANGE_HEADER_BYTES);
       row.ask =
         present & SECTION_BITS.ask ? nextSide('ask', row.start, reused?.ask, askSketch) : null;
       row.bid =
         present & SECTION_BITS.bid ? nextSide('bid', row.start, reused?.bid, bidSketch) : null;
       row.sales = present & SECTION_BITS.sales ? nextSales(reused?.sales) : null;
-      endSections();
+      at = sectionsOffset();
       visit(row);
     }
   };
