@@ -255,7 +255,6 @@ export function sectionsOffset(): number {
   return position;
 }
 
-
 /**
  * The side section at the current position (see decodeSide). Without `withSketch` the sketch
  * is read past and left empty, so its median is null: for sections a read needs no median of.
