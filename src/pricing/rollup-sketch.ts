@@ -59,7 +59,8 @@ function addBin(sketch: Sketch, bin: number, count: number, sum: number): void {
   if (index > 0 && sketch[index - STRIDE] === bin) {
     sketch[index - 2]! += count;
     sketch[index - 1]! += sum;
-  } else sketch.splice(index, 0, bin, count, sum);
+  } else if (index === sketch.length) sketch.push(bin, count, sum);
+  else sketch.splice(index, 0, bin, count, sum);
 }
 
 /** Adds `count` copies of `price` (mutates). */

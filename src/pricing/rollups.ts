@@ -148,7 +148,8 @@ function addTally(
     tallies[held + TALLY.size]! += size;
     tallies[held + TALLY.quantity]! += quantity;
     tallies[held + TALLY.top] = Math.max(tallies[held + TALLY.top]!, top);
-  } else tallies.splice(index, 0, market, n, size, quantity, top);
+  } else if (index === tallies.length) tallies.push(market, n, size, quantity, top);
+  else tallies.splice(index, 0, market, n, size, quantity, top);
 }
 
 /** The markets of a side's tallies, in MARKET_IDS order. */

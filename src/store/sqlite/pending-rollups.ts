@@ -27,7 +27,8 @@ export interface PendingBucket {
   storedBid: number | null;
 }
 
-export type StoredLastAt = (series: number, at: number) => [ask: number | null, bid: number | null];
+/** Fills a new per-market bucket's storedAsk / storedBid from its stored 10-minute row. */
+export type StoredLastAt = (bucket: PendingBucket, at: number) => void;
 
 const WIDTH = TIER_MS['10m'];
 
@@ -56,9 +57,10 @@ export class PendingRollups {
 
   /**
    * Adds a book observation to its market's series and (asks, and bids of cash-executable
-   * markets) the aggregate. False when the snapshot was already counted: nothing changes.
+   * markets: entersAggregate) the aggregate series. False when the snapshot was already
+   * counted: nothing changes.
    */
-  addSide(marketSeries: number, aggregateSeries: () => number, obs: SideObservation): boolean {
+  addSide(marketSeries: number, aggregateSeries: number, obs: SideObservation): boolean {
     requireStorable(obs.price);
     requireStorable(obs.size);
     requireStorable(obs.quantity);
@@ -74,7 +76,7 @@ export class PendingRollups {
     }
     own.delta[obs.side] = addObservation(own.delta[obs.side], obs, true);
     if (entersAggregate(obs)) {
-      const all = this.bucket(aggregateSeries(), obs.at, false).delta;
+      const all = this.bucket(aggregateSeries, obs.at, false).delta;
       all[obs.side] = addObservation(all[obs.side], obs, false);
     }
     this.observations += 1;
@@ -94,10 +96,18 @@ export class PendingRollups {
   private bucket(series: number, at: number, perMarket: boolean): PendingBucket {
     const start = at - (at % WIDTH);
     let list = this.buckets.get(series);
-    if (!list) this.buckets.set(series, (list = []));
-    for (const held of list) if (held.delta.start === start) return held;
-    const [storedAsk, storedBid] = perMarket ? this.storedLastAt(series, at) : [null, null];
-    const found = { series, delta: emptyRow(start), storedAsk, storedBid };
+    if (list === undefined) this.buckets.set(series, (list = []));
+    for (let index = 0; index < list.length; index += 1) {
+      const held = list[index]!;
+      if (held.delta.start === start) return held;
+    }
+    const found: PendingBucket = {
+      series,
+      delta: emptyRow(start),
+      storedAsk: null,
+      storedBid: null,
+    };
+    if (perMarket) this.storedLastAt(found, at);
     list.push(found);
     this.count += 1;
     return found;

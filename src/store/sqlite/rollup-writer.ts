@@ -9,7 +9,12 @@
  */
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
-import { mergeRow, sideObservation, type RollupRow } from '../../pricing/rollups.ts';
+import {
+  entersAggregate,
+  mergeRow,
+  sideObservation,
+  type RollupRow,
+} from '../../pricing/rollups.ts';
 import { encodeSalesTransient, encodeSideTransient, resetTransient } from '../rollup-codec.ts';
 import { PendingRollups, type PendingBucket } from './pending-rollups.ts';
 import { JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
@@ -24,6 +29,9 @@ import type { RollupStatements } from './rollup-statements.ts';
 import type { SeriesDirectory } from './series-directory.ts';
 
 /** When a batch also folds: this long after the last fold, or this much pending. */
+/** The aggregate series slot of an observation that stays out of the aggregate. */
+const NO_SERIES = 0;
+
 export const FOLD_POLICY = { intervalMs: 10_000, buckets: 50_000, observations: 500_000 };
 
 export interface RollupWriter {
@@ -53,9 +61,10 @@ export function createRollupWriter(
   directory: SeriesDirectory,
   cache: RollupRowCache,
 ): RollupWriter {
-  const pending = new PendingRollups((series, at) => {
-    const { row } = cache.get('10m', series, at);
-    return [row.ask?.lastAt ?? null, row.bid?.lastAt ?? null];
+  const pending = new PendingRollups((bucket, at) => {
+    const { row } = cache.get('10m', bucket.series, at);
+    bucket.storedAsk = row.ask?.lastAt ?? null;
+    bucket.storedBid = row.bid?.lastAt ?? null;
   });
   const journal = new JournalWriter();
   let lastFoldAt: number | null = null;
@@ -94,7 +103,7 @@ export function createRollupWriter(
   };
 
   const replaySink: JournalSink = {
-    side: (own, all, observation) => void pending.addSide(own, () => all, observation),
+    side: (own, all, observation) => void pending.addSide(own, all, observation),
     sale: (own, all, price, units, at) => pending.addSale(own, all, price, units, at),
   };
 
@@ -106,9 +115,10 @@ export function createRollupWriter(
         const observation = sideObservation(side);
         if (!observation) continue;
         const own = directory.ensure(side.game, side.itemId, side.market);
-        let all = 0;
-        const aggregate = () => (all = directory.ensure(side.game, side.itemId, null));
-        if (pending.addSide(own, aggregate, observation)) journal.side(own, all, observation);
+        const all = entersAggregate(observation)
+          ? directory.ensure(side.game, side.itemId, null)
+          : NO_SERIES;
+        if (pending.addSide(own, all, observation)) journal.side(own, all, observation);
       }
       for (const sale of newSales) {
         const own = directory.ensure(sale.game, sale.itemId, sale.market);

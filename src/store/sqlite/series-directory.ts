@@ -5,42 +5,43 @@
  */
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
+import { marketOrder } from '../../pricing/rollups.ts';
 import type { RollupStatements } from './rollup-statements.ts';
 
-/** Cached ids before the cache starts over (about 100 bytes each). */
-const MAX_CACHED = 500_000;
+/** Cached items before the cache starts over (each holds up to one id per market). */
+const MAX_CACHED_ITEMS = 100_000;
 
 export const AGGREGATE_MARKET = '';
 
-/** Ids by game, then item, then market name ('' for the aggregate). */
-type IdTable = Map<string, Map<string, number>>;
+/** An item's ids by slot: 0 the aggregate, 1 + MARKET_IDS index a market (holes unknown). */
+type ItemIds = (number | undefined)[];
 
-function lookup(table: IdTable, itemId: string, market: string): number | undefined {
-  return table.get(itemId)?.get(market);
+/** Per game, per item id. */
+type IdTable = Map<string, ItemIds>;
+
+function slotOf(market: MarketId | null): number {
+  return market === null ? 0 : marketOrder(market) + 1;
 }
 
-function store(table: IdTable, itemId: string, market: string, id: number): void {
-  let markets = table.get(itemId);
-  if (!markets) table.set(itemId, (markets = new Map()));
-  markets.set(market, id);
+function lookup(table: IdTable | undefined, itemId: string, slot: number): number | undefined {
+  return table?.get(itemId)?.[slot];
 }
 
 export class SeriesDirectory {
   private known = new Map<Game, IdTable>();
   private pending = new Map<Game, IdTable>();
-  private knownCount = 0;
+  private knownItems = 0;
 
   constructor(private readonly statements: RollupStatements) {}
 
   /** The id of an existing series, or null. */
   find(game: Game, itemId: string, market: MarketId | null): number | null {
-    const name = market ?? AGGREGATE_MARKET;
+    const slot = slotOf(market);
     const cached =
-      lookup(this.tableOf(this.known, game), itemId, name) ??
-      lookup(this.tableOf(this.pending, game), itemId, name);
+      lookup(this.known.get(game), itemId, slot) ?? lookup(this.pending.get(game), itemId, slot);
     if (cached !== undefined) return cached;
-    const row = this.statements.findSeries.get(game, itemId, name);
-    if (row) this.remember(game, itemId, name, row.id);
+    const row = this.statements.findSeries.get(game, itemId, market ?? AGGREGATE_MARKET);
+    if (row) this.remember(game, itemId, slot, row.id);
     return row?.id ?? null;
   }
 
@@ -50,15 +51,17 @@ export class SeriesDirectory {
     if (found !== null) return found;
     const name = market ?? AGGREGATE_MARKET;
     const id = Number(this.statements.insertSeries.run(game, itemId, name).lastInsertRowid);
-    store(this.tableOf(this.pending, game), itemId, name, id);
+    this.slotsOf(this.pending, game, itemId)[slotOf(market)] = id;
     return id;
   }
 
   /** The transaction that created pending ids committed: keep them. */
   commit(): void {
     for (const [game, table] of this.pending) {
-      for (const [itemId, markets] of table) {
-        for (const [name, id] of markets) this.remember(game, itemId, name, id);
+      for (const [itemId, ids] of table) {
+        ids.forEach((id, slot) => {
+          if (id !== undefined) this.remember(game, itemId, slot, id);
+        });
       }
     }
     this.pending.clear();
@@ -69,18 +72,21 @@ export class SeriesDirectory {
     this.pending.clear();
   }
 
-  private tableOf(tables: Map<Game, IdTable>, game: Game): IdTable {
+  private slotsOf(tables: Map<Game, IdTable>, game: Game, itemId: string): ItemIds {
     let table = tables.get(game);
     if (!table) tables.set(game, (table = new Map()));
-    return table;
+    let ids = table.get(itemId);
+    if (!ids) table.set(itemId, (ids = []));
+    return ids;
   }
 
-  private remember(game: Game, itemId: string, market: string, id: number): void {
-    if (this.knownCount >= MAX_CACHED) {
+  private remember(game: Game, itemId: string, slot: number, id: number): void {
+    if (this.knownItems >= MAX_CACHED_ITEMS) {
       this.known = new Map();
-      this.knownCount = 0;
+      this.knownItems = 0;
     }
-    store(this.tableOf(this.known, game), itemId, market, id);
-    this.knownCount += 1;
+    const table = this.known.get(game);
+    if (!table?.has(itemId)) this.knownItems += 1;
+    this.slotsOf(this.known, game, itemId)[slot] = id;
   }
 }
