@@ -65,13 +65,16 @@ export async function ingestSimulated(run: SimRun): Promise<IngestTiming> {
   return timing;
 }
 
-/** On-disk bytes per table (dbstat: pages including B-tree overhead and free space in them). */
-export function tableBytes(db: Database.Database): Map<string, number> {
+/**
+ * On-disk bytes per table of one attached file (dbstat: pages including B-tree overhead and
+ * free space in them).
+ */
+export function tableBytes(db: Database.Database, schema = 'main'): Map<string, number> {
   const rows = db
-    .prepare<[], { name: string; bytes: number }>(
-      'SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name',
+    .prepare<[string], { name: string; bytes: number }>(
+      'SELECT name, SUM(pgsize) AS bytes FROM dbstat(?) GROUP BY name',
     )
-    .all();
+    .all(schema);
   return new Map(rows.map((row) => [row.name, row.bytes]));
 }
 

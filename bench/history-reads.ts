@@ -62,7 +62,7 @@ function report(label: string, latency: Latency & { points: number }, baseline?:
 function densestItem(store: SqlitePriceStore): string {
   return store.db
     .prepare<[], string>(
-      `SELECT s.item_id FROM history_series s JOIN rollups_1h r ON r.series = s.id
+      `SELECT s.item_id FROM history_series s JOIN history.rollups_1h r ON r.series = s.id
        WHERE s.game = 'cs2' AND s.market = '' GROUP BY s.id ORDER BY count(*) DESC, s.item_id LIMIT 1`,
     )
     .pluck()

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogs } from '../src/catalog/index.ts';
 import { DAY, MINUTE } from '../src/domain/clock.ts';
-import { FOLD_POLICY } from '../src/store/sqlite/rollup-writer.ts';
+import { FOLD_POLICY } from '../src/store/sqlite/rollup-folder.ts';
 import { DEFAULT_FX, type FxTable } from '../src/ingest/fx.ts';
 import { simFxRates } from '../src/markets/sim/price-model.ts';
 import { TIERS } from '../src/pricing/rollup-buckets.ts';
@@ -36,8 +36,9 @@ function fxAt(ms: number): FxTable {
   };
 }
 
+/** Stores that ingest fold on a thread of their own, as the service's ingest worker does. */
 function openStore(dir: string, name: string, rollups = true): Promise<SqlitePriceStore> {
-  const store = createSqlitePriceStore({ path: join(dir, name), rollups });
+  const store = createSqlitePriceStore({ path: join(dir, name), rollups, foldOn: 'thread' });
   return store.init().then(() => store);
 }
 
@@ -76,8 +77,9 @@ async function benchSizes(store: SqlitePriceStore, catalogs: ReturnType<typeof l
     toMs: END - 10 * MINUTE,
     stepMs: 10 * MINUTE,
   });
-  store.db.exec('VACUUM');
-  const bytes = tableBytes(store.db);
+  await store.flushRollups();
+  store.db.exec('VACUUM history');
+  const bytes = tableBytes(store.db, 'history');
   const seriesCount = store.db
     .prepare<[], number>('SELECT count(*) FROM history_series')
     .pluck()
@@ -118,7 +120,9 @@ async function readStore(dir: string, catalogs: ReturnType<typeof loadCatalogs>)
   const started = performance.now();
   const timing = await buildReadStore({ catalogs, fx: fxAt(END), store }, READ_STORE);
   const count = (sql: string) => store.db.prepare<[], number>(sql).pluck().get()!;
-  const rows = TIERS.map((tier) => `${count(`SELECT count(*) FROM rollups_${tier}`)} (${tier})`);
+  const rows = TIERS.map(
+    (tier) => `${count(`SELECT count(*) FROM history.rollups_${tier}`)} (${tier})`,
+  );
   console.log(
     `read store: simulator backfill of ${READ_STORE.fillerItems} items × all cs2 markets × ${READ_STORE.days} days at a daily step (book snapshots), ` +
       `and the ${READ_STORE.denseItems} most popular of them at a 10-minute step with their sales, through normalise + writeBatch: ` +

@@ -86,7 +86,10 @@ export async function startIngestRole(
     for (const closer of closers.reverse()) await closer();
   };
   try {
-    const { prices: store } = createPriceStore(config, clock);
+    const { prices: store } = createPriceStore(config, clock, {
+      foldOn: 'thread',
+      onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
+    });
     closers.push(() => store.close());
     await store.init();
     const bus = createRedisChangeBus({ url: redisUrl, prefix: config.redisPrefix, logger });

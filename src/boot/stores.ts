@@ -44,15 +44,28 @@ function postgresOptions(config: StoreConfig, clock: Clock) {
   return { connectionString: config.databaseUrl!, schema: config.pgSchema, clock };
 }
 
-/** Creates (does not init) the price store the configuration names. */
-export function createPriceStore(config: StoreConfig, clock: Clock): OpenedPriceStore {
+/** How a store that ingests into SQLite folds its rollup journal (ignored for PostgreSQL). */
+export interface IngestFolding {
+  foldOn: 'inline' | 'thread';
+  onFoldError: (message: string) => void;
+}
+
+/**
+ * Creates (does not init) the price store the configuration names. A SQLite store that
+ * ingests passes `folding` to fold its rollup journal on a thread of its own.
+ */
+export function createPriceStore(
+  config: StoreConfig,
+  clock: Clock,
+  folding?: IngestFolding,
+): OpenedPriceStore {
   if (config.databaseUrl !== null) {
     const prices = createPostgresPriceStore(postgresOptions(config, clock));
     return { kind: 'postgres', prices, history: prices };
   }
   const paths = dataPaths(config.dataDir);
   ensureDataDir(paths);
-  const store = createSqlitePriceStore({ path: paths.prices, clock });
+  const store = createSqlitePriceStore({ path: paths.prices, clock, ...folding });
   return { kind: 'sqlite', prices: store, history: store };
 }
 

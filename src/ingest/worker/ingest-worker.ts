@@ -31,7 +31,10 @@ const post = (message: WorkerMessage) => port.postMessage(message);
 async function run() {
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
   const clock = clockFromEnv();
-  const { prices: store } = createPriceStore(config, clock);
+  const { prices: store } = createPriceStore(config, clock, {
+    foldOn: 'thread',
+    onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
+  });
   await store.init();
   const bus =
     config.redisUrl === null

@@ -12,7 +12,9 @@
  *   contiguous key range. With 800k stored sides, refreshing one market's 80k ran at 138k
  *   sides/s writing 442 WAL pages per 10k batch; item-major keys: 41k sides/s, 2739 pages.
  * - Times are INTEGER ms since the epoch.
- * Version 2 adds the history rollups (see rollupSchema below), version 3 their journal.
+ * Version 2 adds the history rollups (see rollupSchema below), version 3 their journal, version
+ * 4 gives journal ids AUTOINCREMENT. The rollup tables themselves now live in their own file
+ * (history-file.ts moves them there), so version 2 leaves empty tables that it drops.
  */
 import type { MigrationStep } from '../migration-plan.ts';
 
@@ -134,8 +136,21 @@ CREATE TABLE rollup_journal (
 ) STRICT;
 `;
 
+// Journal ids must never be reused: the history file remembers the last id it folded, so an
+// id issued again after the table was emptied would be taken as folded already.
+const monotonicJournal = `
+CREATE TABLE rollup_journal_ids (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  entries BLOB NOT NULL
+) STRICT;
+INSERT INTO rollup_journal_ids (id, entries) SELECT id, entries FROM rollup_journal;
+DROP TABLE rollup_journal;
+ALTER TABLE rollup_journal_ids RENAME TO rollup_journal;
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'latest sides, sales, listings, fetch records', sql: initialSchema },
   { version: 2, name: 'history rollups (10m, 1h, 1d)', sql: rollupSchema },
   { version: 3, name: 'rollup journal (observations not yet folded)', sql: journalSchema },
+  { version: 4, name: 'rollup journal ids never reused', sql: monotonicJournal },
 ];

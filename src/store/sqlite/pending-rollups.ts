@@ -6,7 +6,6 @@
  * had counted, so a snapshot still counts once (src/pricing/rollups.ts).
  */
 import type { Cents } from '../../domain/money.ts';
-import { requireStorable } from '../rollup-codec.ts';
 import { TIER_MS } from '../../pricing/rollup-buckets.ts';
 import {
   addObservation,
@@ -33,25 +32,29 @@ export type StoredLastAt = (bucket: PendingBucket, at: number) => void;
 const WIDTH = TIER_MS['10m'];
 
 export class PendingRollups {
-  /** Per series id, its pending buckets (a handful: the 10m buckets since the last fold). */
-  private readonly buckets = new Map<number, PendingBucket[]>();
-  private count = 0;
+  /**
+   * Per series id (ids are small dense integers, so an array beats a map here), its pending
+   * buckets: a handful, the 10m buckets since the last fold.
+   */
+  private bySeries: (PendingBucket[] | undefined)[] = [];
+  /** Every pending bucket, in the order they were opened. */
+  private readonly all: PendingBucket[] = [];
   /** Observations (sales: records) accumulated since the last clear. */
   observations = 0;
 
   constructor(private readonly storedLastAt: StoredLastAt) {}
 
   get size(): number {
-    return this.count;
+    return this.all.length;
   }
 
-  *values(): IterableIterator<PendingBucket> {
-    for (const list of this.buckets.values()) yield* list;
+  values(): readonly PendingBucket[] {
+    return this.all;
   }
 
   clear(): void {
-    this.buckets.clear();
-    this.count = 0;
+    for (const entry of this.all) this.bySeries[entry.series] = undefined;
+    this.all.length = 0;
     this.observations = 0;
   }
 
@@ -61,9 +64,6 @@ export class PendingRollups {
    * counted: nothing changes.
    */
   addSide(marketSeries: number, aggregateSeries: number, obs: SideObservation): boolean {
-    requireStorable(obs.price);
-    requireStorable(obs.size);
-    requireStorable(obs.quantity);
     const own = this.bucket(marketSeries, obs.at, true);
     const stored = obs.side === 'ask' ? own.storedAsk : own.storedBid;
     const pending = own.delta[obs.side]?.lastAt ?? null;
@@ -84,8 +84,6 @@ export class PendingRollups {
   }
 
   addSale(marketSeries: number, aggregateSeries: number, price: Cents, units: number, at: number) {
-    requireStorable(price);
-    requireStorable(units);
     const own = this.bucket(marketSeries, at, true).delta;
     own.sales = addPrice(own.sales, price, units);
     const all = this.bucket(aggregateSeries, at, false).delta;
@@ -95,8 +93,8 @@ export class PendingRollups {
 
   private bucket(series: number, at: number, perMarket: boolean): PendingBucket {
     const start = at - (at % WIDTH);
-    let list = this.buckets.get(series);
-    if (list === undefined) this.buckets.set(series, (list = []));
+    let list = this.bySeries[series];
+    if (list === undefined) this.bySeries[series] = list = [];
     for (let index = 0; index < list.length; index += 1) {
       const held = list[index]!;
       if (held.delta.start === start) return held;
@@ -109,13 +107,13 @@ export class PendingRollups {
     };
     if (perMarket) this.storedLastAt(found, at);
     list.push(found);
-    this.count += 1;
+    this.all.push(found);
     return found;
   }
 
   private forget(series: number, entry: PendingBucket): void {
-    const list = this.buckets.get(series)!;
+    const list = this.bySeries[series]!;
     list.splice(list.indexOf(entry), 1);
-    this.count -= 1;
+    this.all.splice(this.all.lastIndexOf(entry), 1);
   }
 }

@@ -1,11 +1,13 @@
 /**
- * The rollup journal's entry format: every observation a batch adds to the pending rollups,
+ * The rollup journal's entry format: every observation a batch hands to the rollups,
  * packed as ENTRY_FIELDS float64s per entry, one blob per batch. The journal commits with
- * the batch, so the stored rollup rows plus the journal are always the whole truth; a fold
- * empties it, and opening a store (or a rolled-back batch) replays it into memory.
+ * the batch, so the stored rollup rows plus the journal past the fold mark are always the whole
+ * truth (rollup-folder.ts). Values the rollup codec could not store are refused here, inside
+ * the batch's transaction, so a bad value fails its batch instead of every later fold.
  */
 import { MARKET_IDS } from '../../domain/markets.ts';
 import { marketOrder, type SideObservation } from '../../pricing/rollups.ts';
+import { requireStorable } from '../rollup-codec.ts';
 
 export const ENTRY_FIELDS = 8;
 const KIND = { ask: 0, bid: 1, sale: 2 } as const;
@@ -31,6 +33,9 @@ export class JournalWriter implements JournalSink {
   }
 
   side(marketSeries: number, aggregateSeries: number, obs: SideObservation): void {
+    requireStorable(obs.price);
+    requireStorable(obs.size);
+    requireStorable(obs.quantity);
     const kind = obs.side === 'ask' ? KIND.ask : KIND.bid;
     const market = marketOrder(obs.market);
     this.push(
@@ -47,7 +52,14 @@ export class JournalWriter implements JournalSink {
 
   /** A sale's market is its series' own; the entry's market slot stays 0. */
   sale(marketSeries: number, aggregateSeries: number, price: number, units: number, at: number) {
+    requireStorable(price);
+    requireStorable(units);
     this.push(KIND.sale, 0, marketSeries, aggregateSeries, price, units, 0, at);
+  }
+
+  /** Drops what was collected (a batch that failed part way). */
+  clear(): void {
+    this.length = 0;
   }
 
   take(): Buffer {

@@ -1,7 +1,7 @@
 /**
  * Decoded rollup rows kept between batches by the writer's connection, so live ingest (which
  * keeps hitting the current buckets) neither re-reads nor re-decodes them. The cache is only
- * trusted while no other connection has committed: `PRAGMA data_version` moves when one has
+ * trusted while no other connection has committed to the history file: its `data_version` moves when one has
  * (own commits leave it alone), and then the cache starts over. A rolled-back batch, or a
  * retention pass on this connection, also empties it, as does outgrowing its limit.
  */
@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
 import { decodeSales, decodeSide } from '../rollup-codec.ts';
+import { HISTORY_SCHEMA } from './history-file.ts';
 import type { RollupStatements, StoredRow } from './rollup-statements.ts';
 
 /** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */
@@ -48,12 +49,18 @@ export class RollupRowCache {
   private trusted: number | null = null;
   private seen: number | null = null;
 
+  /**
+   * Per tier, the highest bucket any row was ever stored with (rollup-folder.ts keeps it): a
+   * bucket above it has no row, so reading one is skipped (most misses are such new buckets).
+   */
+  readonly frontier: Record<Tier, number> = { '10m': -1, '1h': -1, '1d': -1 };
+
   constructor(
     db: Database.Database,
     private readonly statements: RollupStatements,
     private readonly limit = ROW_CACHE_LIMIT,
   ) {
-    this.dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.dataVersion = db.prepare<[], number>(`PRAGMA ${HISTORY_SCHEMA}.data_version`).pluck();
   }
 
   /** Call at the start of each write transaction. */
@@ -70,7 +77,10 @@ export class RollupRowCache {
     let cached = this.rows.get(key);
     if (!cached) {
       const start = bucket * TIER_MS[tier];
-      const found = this.statements.tiers[tier].selectRow.get(series, bucket);
+      const found =
+        bucket > this.frontier[tier]
+          ? undefined
+          : this.statements.tiers[tier].selectRow.get(series, bucket);
       const row = found ? decodeRow(start, found) : emptyRow(start);
       cached = { tier, series, bucket, row, dirty: 0 };
       this.rows.set(key, cached);

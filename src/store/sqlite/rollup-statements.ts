@@ -1,10 +1,12 @@
 /**
- * The SQL of the history rollups (migration 2), prepared once per connection: the series
- * directory and, per tier table, point reads and upserts for the writer, range reads for the
- * HistoryStore, and the per-series deletes of the retention pass.
+ * The SQL of the history rollups, prepared once per connection: the series directory and the
+ * journal (prices file), and per tier table (history file, history-file.ts) point reads and
+ * upserts for the folder, range reads for the HistoryStore and the per-series deletes of the
+ * retention pass, plus the fold mark.
  */
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { HISTORY_SCHEMA } from './history-file.ts';
 
 export type StoredRow = [ask: Buffer | null, bid: Buffer | null, sales: Buffer | null];
 type Section = 'ask' | 'bid' | 'sales';
@@ -25,7 +27,7 @@ function memoize<T>(make: (key: string) => T): (key: string) => T {
 }
 
 function tierStatements(db: Database.Database, tier: Tier) {
-  const table = `rollups_${tier}`;
+  const table = `${HISTORY_SCHEMA}.rollups_${tier}`;
   return {
     selectRow: db
       .prepare<[number, number], StoredRow>(
@@ -99,8 +101,39 @@ export function prepareRollupStatements(db: Database.Database) {
       )
       .raw(),
     insertJournal: db.prepare<[Buffer]>('INSERT INTO rollup_journal (entries) VALUES (?)'),
-    selectJournal: db.prepare<[], Buffer>('SELECT entries FROM rollup_journal ORDER BY id').pluck(),
-    clearJournal: db.prepare('DELETE FROM rollup_journal'),
+    journalAfter: db
+      .prepare<[number], [id: number, entries: Buffer]>(
+        'SELECT id, entries FROM rollup_journal WHERE id > ? ORDER BY id',
+      )
+      .raw(),
+    deleteJournalThrough: db.prepare<[number]>('DELETE FROM rollup_journal WHERE id <= ?'),
+    readMark: db
+      .prepare<[], number>(`SELECT journal_id FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`)
+      .pluck(),
+    readFrontiers: db
+      .prepare<[], [number, number, number]>(
+        `SELECT ${TIERS.map((tier) => `frontier_${tier}`).join(', ')}
+         FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
+      )
+      .raw(),
+    /** Raises the frontiers (10m, 1h, 1d) to the given buckets where these are higher. */
+    raiseFrontiers: db.prepare<[number, number, number]>(
+      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET
+         ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')}
+       WHERE id = 1`,
+    ),
+    /** Moves the mark from the second id to the first; 0 changes when it was not there. */
+    advanceMark: db.prepare<[number, number]>(
+      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = ? WHERE id = 1 AND journal_id = ?`,
+    ),
+    /**
+     * A write that changes nothing: as a transaction's first statement it takes the history
+     * file's write lock before anything is read (a read first could not upgrade once another
+     * connection had written).
+     */
+    lockHistory: db.prepare(
+      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = journal_id WHERE id = 1`,
+    ),
     seriesFrom: db
       .prepare<[number, number], [number]>(
         'SELECT id FROM history_series WHERE id >= ? ORDER BY id LIMIT ?',

@@ -9,7 +9,7 @@ import { T0 } from '../contract-fixtures.ts';
 import { historyStoreContract } from '../history-contract.ts';
 import { ask, bid, ITEM, sale, SERIES } from '../history-contract-support.ts';
 import { prepareRollupStatements } from './rollup-statements.ts';
-import { FOLD_POLICY } from './rollup-writer.ts';
+import { FOLD_POLICY } from './rollup-folder.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 import { queryPlan } from './test-support.ts';
 
@@ -34,7 +34,7 @@ function changes(store: ReturnType<typeof createSqlitePriceStore>): number {
 }
 
 describe('sqlite history', () => {
-  test('change-only: a snapshot already counted is neither journaled nor folded', async () => {
+  test('change-only: a snapshot already counted is journaled but changes no rollup row', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
     const batch = {
@@ -51,11 +51,22 @@ describe('sqlite history', () => {
     );
     const folding = changes(store);
     await store.flushRollups();
-    assert.equal(changes(store) - folding, 3 * 3 + 1, '3 rows × 3 tiers, journal emptied');
+    assert.equal(
+      changes(store) - folding,
+      1 + 3 * 3 + 1 + 1,
+      'fold mark, 3 rows × 3 tiers, frontiers, the folded journal entry deleted',
+    );
+    const rows = () => store.db.prepare('SELECT * FROM history.rollups_10m').all();
+    const stored = rows();
     const again = changes(store);
     await store.writeBatch(batch);
     await store.flushRollups();
-    assert.equal(changes(store) - again, 2, 'only the two side upserts');
+    assert.equal(
+      changes(store) - again,
+      2 + 1 + 1 + 1 + 1,
+      'sides, journal entry, mark, frontiers, delete',
+    );
+    assert.deepEqual(rows(), stored);
     await store.close();
   });
 
@@ -63,7 +74,7 @@ describe('sqlite history', () => {
     const clock = manualClock(T0);
     const store = createSqlitePriceStore({ path: ':memory:', clock });
     await store.init();
-    const rows = () => store.db.prepare('SELECT count(*) FROM rollups_10m').pluck().get();
+    const rows = () => store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
     await store.writeBatch({ sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] });
     clock.advance(FOLD_POLICY.intervalMs - 1);
     await store.writeBatch({ sides: [ask('skinport', 1250, 2 * MINUTE)], sales: [], listings: [] });
@@ -126,7 +137,7 @@ describe('sqlite history', () => {
       assert.match(read, /SEARCH .* USING PRIMARY KEY \(series=\? AND bucket>\? AND bucket<\?\)/);
       assert.doesNotMatch(read, /TEMP B-TREE/);
       assert.match(
-        plan(`DELETE FROM rollups_${tier} WHERE series = 1 AND bucket < 9`),
+        plan(`DELETE FROM history.rollups_${tier} WHERE series = 1 AND bucket < 9`),
         /USING PRIMARY KEY/,
       );
     }
@@ -171,7 +182,7 @@ describe('sqlite history', () => {
     await store.writeBatch({ sides: [ask('skinport', 123_456, MINUTE)], sales: [], listings: [] });
     await store.flushRollups();
     const row = store.db
-      .prepare<[], { size: number }>('SELECT length(ask) AS size FROM rollups_10m LIMIT 1')
+      .prepare<[], { size: number }>('SELECT length(ask) AS size FROM history.rollups_10m LIMIT 1')
       .get();
     assert.ok(row && row.size <= 16, `${row?.size} bytes`);
     await store.close();

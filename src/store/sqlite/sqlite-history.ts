@@ -2,8 +2,9 @@
  * The HistoryStore half of the SQLite store: range reads of the rollup tables and the
  * retention pass. A pass walks the series in id order and deletes each one's expired buckets
  * with a primary-key range delete, so a step costs what it deletes (plus one seek per series),
- * never a scan of the rows it keeps. Each step is one short IMMEDIATE transaction, and one that
- * deleted anything empties the writer's row cache.
+ * never a scan of the rows it keeps. Each step is one short transaction that first takes the
+ * history file's write lock; one that deleted anything empties this connection's row cache
+ * (a fold thread's cache notices the history file's data_version move).
  */
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
@@ -23,14 +24,8 @@ import {
   type SeriesKey,
 } from '../history-store.ts';
 import type { RollupRow, SidePartial } from '../../pricing/rollups.ts';
-import type { RollupRowCache } from './rollup-row-cache.ts';
-import {
-  RANGE_HEADER_BYTES,
-  SECTION_BITS,
-  type RollupStatements,
-  type TierStatements,
-} from './rollup-statements.ts';
-import type { SeriesDirectory } from './series-directory.ts';
+import { RANGE_HEADER_BYTES, SECTION_BITS, type TierStatements } from './rollup-statements.ts';
+import type { StoreRollups } from './store-rollups.ts';
 
 /** Series examined per retention step at most (bounds a step that finds little to delete). */
 const SERIES_PER_STEP = 2_000;
@@ -64,17 +59,12 @@ function deleteSome(
 
 export function createSqliteHistory(
   db: Database.Database,
-  ready: () => {
-    statements: RollupStatements;
-    directory: SeriesDirectory;
-    cache: Pick<RollupRowCache, 'invalidate'>;
-    /** Folds journaled observations into the rows, so reads see every committed batch. */
-    flush: () => void;
-  },
+  ready: () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn' | 'rowsDeleted'>,
 ): Required<HistoryStore> {
-  const seriesId = (key: SeriesKey) => {
-    const { directory, flush } = ready();
-    flush();
+  /** The series' id once this object's own journaled observations are folded. */
+  const seriesId = async (key: SeriesKey) => {
+    const { directory, flushOwn } = ready();
+    await flushOwn();
     return directory.find(key.game, key.itemId, key.market);
   };
 
@@ -91,10 +81,15 @@ export function createSqliteHistory(
     const last = ids[ids.length - 1];
     return { deleted, next: ids.length < SERIES_PER_STEP || last === undefined ? null : last + 1 };
   };
-  const compactInTransaction = db.transaction(compactStep);
+  const compactInTransaction = db.transaction(
+    (tier: Tier, cutoff: number, start: number, maxRows: number) => {
+      ready().statements.lockHistory.run();
+      return compactStep(tier, cutoff, start, maxRows);
+    },
+  );
 
   const scan = (
-    key: SeriesKey,
+    id: number | null,
     tier: Tier,
     fromMs: number,
     toMs: number,
@@ -103,7 +98,6 @@ export function createSqliteHistory(
     reuse: boolean,
     sketches: readonly RollupSection[] = ALL_SECTIONS,
   ) => {
-    const id = seriesId(key);
     if (id === null) return;
     const [from, to] = rangeBounds(tier, fromMs, toMs);
     const width = TIER_MS[tier];
@@ -147,14 +141,15 @@ export function createSqliteHistory(
     },
     async readRollups(key, tier, fromMs, toMs, sections = ALL_SECTIONS) {
       const rows: RollupRow[] = [];
-      scan(key, tier, fromMs, toMs, sections, (row) => rows.push(row), false);
+      const id = await seriesId(key);
+      scan(id, tier, fromMs, toMs, sections, (row) => rows.push(row), false);
       return rows;
     },
     async scanRollups(key, tier, fromMs, toMs, sections, visit, sketches) {
-      scan(key, tier, fromMs, toMs, sections, visit, true, sketches);
+      scan(await seriesId(key), tier, fromMs, toMs, sections, visit, true, sketches);
     },
     async readSaleCounts(key, tier, fromMs, toMs) {
-      const id = seriesId(key);
+      const id = await seriesId(key);
       if (id === null) return [];
       const [from, to] = rangeBounds(tier, fromMs, toMs);
       const width = TIER_MS[tier];
@@ -163,11 +158,11 @@ export function createSqliteHistory(
         .map(([bucket, units]) => ({ start: bucket * width, units }));
     },
     async deleteRollupsBefore(tier, beforeMs, step): Promise<CompactionStep> {
-      ready().flush();
+      await ready().flushOwn();
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
       const start = step.cursor === null ? 0 : Number(step.cursor);
-      const result = compactInTransaction.immediate(tier, cutoff, start, Math.max(1, step.maxRows));
-      if (result.deleted > 0) ready().cache.invalidate();
+      const result = compactInTransaction(tier, cutoff, start, Math.max(1, step.maxRows));
+      if (result.deleted > 0) ready().rowsDeleted();
       return { deleted: result.deleted, cursor: result.next === null ? null : String(result.next) };
     },
   };

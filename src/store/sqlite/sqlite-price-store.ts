@@ -1,5 +1,6 @@
 /**
- * The embedded PriceStore on better-sqlite3: one file (or ':memory:'), WAL journal.
+ * The embedded PriceStore on better-sqlite3: a prices file and its history file (or both in
+ * memory), WAL journal.
  *
  * Durability: WAL with synchronous=NORMAL. A transaction is complete in the WAL file (in the
  * OS page cache at least) before writeBatch resolves, so it survives the process dying in any
@@ -14,15 +15,17 @@
  * (about 50 ms per 10k sides here); ingest sizes its batches accordingly.
  *
  * History: the same object is the HistoryStore. writeBatch's transaction also journals the
- * batch for the rollups (rollup-writer.ts): the sides it stores and the sales that were new.
- * The journal is folded into the rollup rows at most FOLD_POLICY.intervalMs later (sooner under
- * volume), before this object reads history, and on close; a crash folds it on the next open.
- * A side older than the stored one of its key leaves the stored side alone (a past-data import
- * after live data) but still enters its rollups.
+ * batch for the rollups (rollup-recorder.ts): the sides it stores and the sales that were new.
+ * A folder (rollup-folder.ts) folds the journal into the rollup rows of the history file
+ * (history-file.ts) when due (FOLD_POLICY: about every 10 s, sooner under volume): on this
+ * connection after a batch and on an idle check (`foldOn: 'inline'`, the default), or on a
+ * thread of its own (`foldOn: 'thread'`, fold-thread.ts), which keeps that work off the thread
+ * that ingests. A store folds what it journaled itself before it reads history or runs a
+ * retention step, and on close; journal entries left by a process that died are folded by the
+ * next store that opens the files. A side older than the stored one of its key leaves the
+ * stored side alone (a past-data import after live data) but still enters its rollups.
  */
-import fs from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { systemClock } from '../../domain/clock.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { GAMES } from '../../domain/games.ts';
@@ -45,11 +48,10 @@ import {
   stringInterner,
 } from './rows.ts';
 import type { Intern } from './rows.ts';
-import { RollupRowCache } from './rollup-row-cache.ts';
-import { prepareRollupStatements, type RollupStatements } from './rollup-statements.ts';
-import { createRollupWriter, type RollupWriter } from './rollup-writer.ts';
-import { SeriesDirectory } from './series-directory.ts';
+import { openHistory, openPrices } from './connection.ts';
+import { HISTORY_SCHEMA } from './history-file.ts';
 import { createSqliteHistory } from './sqlite-history.ts';
+import { openStoreRollups, type StoreRollups } from './store-rollups.ts';
 import { prepareStatements } from './statements.ts';
 import type { Statements } from './statements.ts';
 
@@ -59,6 +61,13 @@ export interface SqlitePriceStoreOptions {
   clock?: Clock;
   /** Maintain history rollups in writeBatch (default true; false only for benchmark baselines). */
   rollups?: boolean;
+  /**
+   * Where the rollup journal is folded: on this connection (default), or on a thread of its
+   * own for a store that ingests ('thread'; a ':memory:' store always folds inline).
+   */
+  foldOn?: 'inline' | 'thread';
+  /** Errors of a fold thread's periodic folds (default: a process warning). */
+  onFoldError?: (message: string) => void;
 }
 
 export interface SqlitePriceStore extends PriceStore, HistoryStore {
@@ -66,26 +75,6 @@ export interface SqlitePriceStore extends PriceStore, HistoryStore {
   readonly db: Database.Database;
   /** Folds the rollup journal into the rollup rows now (else it happens when due). */
   flushRollups(): Promise<void>;
-}
-
-const BUSY_TIMEOUT_MS = 5000;
-/** How often an idle store checks whether its rollup journal is due for a fold. */
-const FOLD_CHECK_MS = 1000;
-/** Page cache per connection (negative = KiB): holds a whole 10k-side batch's pages. */
-const CACHE_KIB = 32 * 1024;
-/** The WAL file is truncated back to this after a checkpoint (a big import can bloat it). */
-const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
-
-function openDatabase(path: string): Database.Database {
-  if (path !== ':memory:') fs.mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.pragma('foreign_keys = ON');
-  db.pragma(`cache_size = -${CACHE_KIB}`);
-  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-  return db;
 }
 
 /**
@@ -105,26 +94,22 @@ function isBatchEmpty(batch: IngestBatch): boolean {
 
 export function createSqlitePriceStore(options: SqlitePriceStoreOptions): SqlitePriceStore {
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(options.path);
+  const db = openPrices(options.path);
   let statements: Statements | null = null;
-  let history: {
-    statements: RollupStatements;
-    directory: SeriesDirectory;
-    cache: RollupRowCache;
-    writer: RollupWriter;
-    flush: () => void;
-  } | null = null;
+  let rollups: StoreRollups | null = null;
   let closed = false;
 
   const ready = (): Statements => {
     if (statements === null) throw new Error('SqlitePriceStore: call init() first');
     return statements;
   };
-  const historyReady = () => {
-    if (history === null) throw new Error('SqlitePriceStore: call init() first');
-    return history;
+  const rollupsReady = (): StoreRollups => {
+    if (rollups === null) throw new Error('SqlitePriceStore: call init() first');
+    return rollups;
   };
 
+  // Deferred transactions whose first statement writes the prices file: they lock that file
+  // only, never the history file a fold may be writing (IMMEDIATE would lock both).
   const commitBatch = db.transaction((s: Statements, batch: IngestBatch) => {
     for (const side of batch.sides) s.upsertSide.run(sideParams(side));
     const newSales: SaleRecord[] = [];
@@ -132,44 +117,9 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       if (s.insertSale.run(saleParams(sale)).changes > 0) newSales.push(sale);
     }
     for (const listing of batch.listings) s.upsertListing.run(listingParams(listing));
-    if (options.rollups !== false) historyReady().writer.record(batch.sides, newSales, clock.now());
     s.markFirstWrite.run(clock.now());
+    if (options.rollups !== false) rollupsReady().record(batch.sides, newSales);
   });
-
-  const foldRollups = db.transaction(() => historyReady().writer.fold(clock.now()));
-
-  /** Runs `work`; after a failure the rollup caches start over from what is committed. */
-  const guarded = <T>(work: () => T): T => {
-    const { directory, cache, writer } = historyReady();
-    try {
-      const result = work();
-      directory.commit();
-      cache.committed();
-      return result;
-    } catch (error) {
-      directory.discard();
-      cache.invalidate();
-      writer.recover();
-      throw error;
-    }
-  };
-
-  const flushRollups = (force: boolean) => {
-    const { writer } = historyReady();
-    if (force ? writer.hasPending() : writer.isDue(clock.now())) {
-      guarded(() => foldRollups.immediate());
-    }
-  };
-  let foldTimer: NodeJS.Timeout | null = null;
-  /** The idle check: a failed fold stays pending and surfaces on the next batch or read. */
-  const foldWhenDue = () => {
-    if (closed || !db.open) return;
-    try {
-      flushRollups(false);
-    } catch {
-      // kept in the journal; retried when next due
-    }
-  };
 
   const commitFetches = db.transaction((s: Statements, rows: FetchRecord[]) => {
     for (const row of rows) s.insertFetch.run(fetchParams(row));
@@ -184,29 +134,33 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
 
   return {
     db,
-    ...createSqliteHistory(db, historyReady),
+    ...createSqliteHistory(db, rollupsReady),
     async flushRollups() {
-      flushRollups(true);
+      await rollupsReady().flushAll();
     },
     async init() {
       migrate(db, SQLITE_MIGRATIONS, () => clock.now());
-      statements ??= prepareStatements(db);
-      if (history === null) {
-        const rollupStatements = prepareRollupStatements(db);
-        const directory = new SeriesDirectory(rollupStatements);
-        const cache = new RollupRowCache(db, rollupStatements);
-        const writer = createRollupWriter(rollupStatements, directory, cache);
-        const flush = () => flushRollups(true);
-        history = { statements: rollupStatements, directory, cache, writer, flush };
-        writer.recover();
-        flushRollups(true);
-        foldTimer = setInterval(foldWhenDue, FOLD_CHECK_MS).unref();
-      }
+      if (statements !== null) return;
+      openHistory(db, options.path);
+      statements = prepareStatements(db);
+      rollups = await openStoreRollups(db, {
+        path: options.path,
+        clock,
+        foldOn: options.foldOn ?? 'inline',
+        onFoldError: options.onFoldError ?? ((message) => process.emitWarning(message)),
+      });
     },
     async writeBatch(batch: IngestBatch) {
       const s = ready();
       if (isBatchEmpty(batch)) return;
-      guarded(() => commitBatch.immediate(s, batch));
+      const history = rollupsReady();
+      try {
+        commitBatch(s, batch);
+      } catch (error) {
+        history.rolledBack();
+        throw error;
+      }
+      history.committed();
     },
     async loadSides(game: Game) {
       return collect(ready().selectSides.iterate(game), sideFromRow);
@@ -222,23 +176,25 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     },
     async recordFetches(rows: FetchRecord[]) {
       const s = ready();
-      if (rows.length > 0) commitFetches.immediate(s, rows);
+      if (rows.length > 0) commitFetches(s, rows);
     },
     async loadFetches(sinceMs: number) {
       return ready().selectFetches.all(sinceMs).map(fetchFromRow);
     },
     async prune({ fetchesBeforeMs, salesBeforeMs }) {
-      pruneAll.immediate(ready(), fetchesBeforeMs, salesBeforeMs);
+      pruneAll(ready(), fetchesBeforeMs, salesBeforeMs);
     },
     async isEmpty() {
       return ready().anythingWritten.get()?.written !== 1;
     },
     async close() {
       if (closed) return;
-      if (history !== null) flushRollups(true);
-      if (foldTimer !== null) clearInterval(foldTimer);
       closed = true;
-      if (db.memory === false) db.pragma('wal_checkpoint(TRUNCATE)');
+      if (rollups !== null) await rollups.close();
+      if (db.memory === false) {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+        if (rollups !== null) db.pragma(`${HISTORY_SCHEMA}.wal_checkpoint(TRUNCATE)`);
+      }
       db.close();
     },
   };

@@ -1,0 +1,33 @@
+/**
+ * Opening a store connection: the prices file with its pragmas (WAL, synchronous=NORMAL, busy
+ * timeout, page cache) and, once migrated, the history file attached beside it. Shared by the
+ * store and the fold thread, so both connections behave alike.
+ */
+import fs from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { attachHistory } from './history-file.ts';
+
+const BUSY_TIMEOUT_MS = 5000;
+/** Page cache per connection and file (negative = KiB): holds a whole 10k-side batch's pages. */
+const CACHE_KIB = 32 * 1024;
+/** The WAL file is truncated back to this after a checkpoint (a big import can bloat it). */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** Opens the prices file (or ':memory:') without the history file. */
+export function openPrices(path: string): Database.Database {
+  if (path !== ':memory:') fs.mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma(`cache_size = -${CACHE_KIB}`);
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  return db;
+}
+
+/** Attaches the history file to a migrated prices connection. */
+export function openHistory(db: Database.Database, pricesPath: string): void {
+  attachHistory(db, pricesPath, { cacheKib: CACHE_KIB, walSizeLimitBytes: WAL_SIZE_LIMIT_BYTES });
+}

@@ -1,0 +1,105 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { DAY, MINUTE } from '../../domain/clock.ts';
+import { T0 } from '../contract-fixtures.ts';
+import { historyStoreContract } from '../history-contract.ts';
+import { ask, bid, sale, SERIES } from '../history-contract-support.ts';
+import { historyPathOf } from './history-file.ts';
+import { migrate } from './migrate.ts';
+import { SQLITE_MIGRATIONS } from './migrations.ts';
+import { createSqlitePriceStore } from './sqlite-price-store.ts';
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-history-file-'));
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function freshFile(): string {
+  return path.join(fs.mkdtempSync(path.join(root, 'db-')), 'prices.db');
+}
+
+historyStoreContract('sqlite file, folded on a fold thread', async () => {
+  const file = freshFile();
+  return {
+    store: createSqlitePriceStore({ path: file, foldOn: 'thread' }),
+    cleanup: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
+  };
+});
+
+const batch = {
+  sides: [ask('skinport', 1234, MINUTE), bid('csfloat', 1100, MINUTE)],
+  sales: [sale('csfloat', 1150, 2, MINUTE)],
+  listings: [],
+};
+
+describe('sqlite history file', () => {
+  test('lives beside the prices file', () => {
+    assert.equal(historyPathOf('/data/prices.db'), '/data/prices.history.db');
+    assert.equal(historyPathOf('/data/prices'), '/data/prices.history.db');
+    assert.equal(historyPathOf(':memory:'), ':memory:');
+  });
+
+  test('rollups a store kept in its prices file move to the history file', async () => {
+    const file = freshFile();
+    const legacy = new Database(file);
+    migrate(legacy, SQLITE_MIGRATIONS.slice(0, 3), () => T0);
+    legacy.exec(`INSERT INTO rollups_1h (series, bucket, sale_units) VALUES (7, 11, 3)`);
+    legacy.close();
+    const store = createSqlitePriceStore({ path: file });
+    await store.init();
+    const moved = store.db.prepare('SELECT series, bucket, sale_units FROM history.rollups_1h');
+    assert.deepEqual(moved.all(), [{ series: 7, bucket: 11, sale_units: 3 }]);
+    const left = store.db
+      .prepare("SELECT count(*) FROM main.sqlite_master WHERE name LIKE 'rollups_%'")
+      .pluck()
+      .get();
+    assert.equal(left, 0);
+    await store.close();
+  });
+
+  test('a history file that folded more than its prices file journaled is refused', async () => {
+    const file = freshFile();
+    const store = createSqlitePriceStore({ path: file });
+    await store.init();
+    store.db.exec('UPDATE history.fold_mark SET journal_id = 5');
+    await store.close();
+    await assert.rejects(createSqlitePriceStore({ path: file }).init(), /do not belong together/);
+  });
+
+  test('two folders on one store fold each journal entry once', async () => {
+    const file = freshFile();
+    const writer = createSqlitePriceStore({ path: file });
+    await writer.init();
+    await writer.writeBatch(batch);
+    const other = createSqlitePriceStore({ path: file });
+    await other.init();
+    await writer.writeBatch({ ...batch, sides: [ask('skinport', 1300, 2 * MINUTE)], sales: [] });
+    await writer.flushRollups();
+    await other.flushRollups();
+    const [row] = await other.readRollups(SERIES.aggregate, '1d', 0, T0 + DAY);
+    assert.equal(row?.ask?.prices.n, 2);
+    assert.equal(row?.bid?.prices.n, 1);
+    assert.equal(row?.sales?.n, 2);
+    await other.close();
+    await writer.close();
+  });
+
+  test('a fold thread folds while the writing thread only journals', async () => {
+    const file = freshFile();
+    const writer = createSqlitePriceStore({ path: file, foldOn: 'thread' });
+    await writer.init();
+    await writer.writeBatch(batch);
+    const reader = createSqlitePriceStore({ path: file });
+    await reader.init();
+    await writer.flushRollups();
+    const [row] = await reader.readRollups(SERIES.aggregate, '1h', 0, T0 + DAY);
+    assert.equal(row?.ask?.prices.min, 1234);
+    assert.equal(row?.sales?.n, 2);
+    const journal = reader.db.prepare('SELECT count(*) FROM rollup_journal').pluck().get();
+    assert.equal(journal, 0);
+    await reader.close();
+    await writer.close();
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The history file: the rollup tables live in a SQLite file of their own, next to the prices
+ * file (`prices.db` → `prices.history.db`), attached to every store connection as schema
+ * `history`. A fold then holds the history file's write lock only: it neither waits for nor
+ * holds up the batches that commit latest sides and the journal to the prices file, so folding
+ * can run on a thread of its own beside ingest (fold-thread.ts).
+ *
+ * The history file records the last journal id it has folded (fold_mark), in the same
+ * transaction as the rows, so a journal entry is folded once even when a fold dies between the
+ * two files' commits; and per tier the highest bucket ever stored (a frontier: no row lies
+ * beyond it, so the folder need not look for one). Stores created before the split kept their rollups in the prices file;
+ * attaching moves them here (copy, then drop, each committed on its own, so a crash in between
+ * copies again rather than losing anything).
+ */
+import type Database from 'better-sqlite3';
+import { TIERS } from '../../pricing/rollup-buckets.ts';
+
+export const HISTORY_SCHEMA = 'history';
+
+export interface HistoryFilePragmas {
+  cacheKib: number;
+  walSizeLimitBytes: number;
+}
+
+/** The history file of a prices file (':memory:' stays in memory). */
+export function historyPathOf(pricesPath: string): string {
+  if (pricesPath === ':memory:') return ':memory:';
+  const stem = pricesPath.endsWith('.db') ? pricesPath.slice(0, -3) : pricesPath;
+  return `${stem}.history.db`;
+}
+
+// One table per tier. A series is an item on one market, or the item's cross-market aggregate
+// (history_series, in the prices file); one row per (series, bucket) holds the ask, bid and
+// sales sections in the shared rollup codec (NULL when the bucket observed none of that kind).
+// bucket is floor(start / tier width); sale_units (units sold) feeds rolling volumes.
+const rollupTable = (tier: string) => `
+CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.rollups_${tier} (
+  series INTEGER NOT NULL,
+  bucket INTEGER NOT NULL,
+  ask BLOB,
+  bid BLOB,
+  sales BLOB,
+  sale_units INTEGER,
+  PRIMARY KEY (series, bucket)
+) STRICT, WITHOUT ROWID;`;
+
+const schema = `
+${TIERS.map(rollupTable).join('\n')}
+CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.fold_mark (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  journal_id INTEGER NOT NULL,
+  ${TIERS.map((tier) => `frontier_${tier} INTEGER NOT NULL DEFAULT -1`).join(', ')}
+) STRICT;
+INSERT OR IGNORE INTO ${HISTORY_SCHEMA}.fold_mark (id, journal_id) VALUES (1, 0);
+`;
+
+function hasLegacyTable(db: Database.Database, tier: string): boolean {
+  const found = db
+    .prepare<[string], number>("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?")
+    .pluck()
+    .get(`rollups_${tier}`);
+  return found === 1;
+}
+
+function moveLegacyRollups(db: Database.Database): void {
+  for (const tier of TIERS) {
+    if (!hasLegacyTable(db, tier)) continue;
+    db.transaction(() => {
+      db.exec(
+        `INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.rollups_${tier} SELECT * FROM main.rollups_${tier}`,
+      );
+      db.exec(
+        `UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} = max(frontier_${tier},
+           (SELECT ifnull(max(bucket), -1) FROM ${HISTORY_SCHEMA}.rollups_${tier}))`,
+      );
+    })();
+    db.exec(`DROP TABLE main.rollups_${tier}`);
+  }
+}
+
+/** Refuses a history file that folded journal ids this prices file never issued. */
+function checkPairing(db: Database.Database, historyPath: string): void {
+  const mark = db
+    .prepare<[], number>(`SELECT journal_id FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`)
+    .pluck()
+    .get()!;
+  const issued =
+    db
+      .prepare<[], number>("SELECT seq FROM main.sqlite_sequence WHERE name = 'rollup_journal'")
+      .pluck()
+      .get() ?? 0;
+  if (mark > issued) {
+    throw new Error(
+      `${historyPath} has folded journal entries up to ${mark}, but its prices file has only ` +
+        `issued ${issued}: the two files do not belong together`,
+    );
+  }
+}
+
+/** Attaches (creating or upgrading) the history file; call after the prices migrations. */
+export function attachHistory(
+  db: Database.Database,
+  pricesPath: string,
+  pragmas: HistoryFilePragmas,
+): void {
+  const path = historyPathOf(pricesPath);
+  db.prepare(`ATTACH DATABASE ? AS ${HISTORY_SCHEMA}`).run(path);
+  db.pragma(`${HISTORY_SCHEMA}.journal_mode = WAL`);
+  db.pragma(`${HISTORY_SCHEMA}.synchronous = NORMAL`);
+  db.pragma(`${HISTORY_SCHEMA}.cache_size = -${pragmas.cacheKib}`);
+  db.pragma(`${HISTORY_SCHEMA}.journal_size_limit = ${pragmas.walSizeLimitBytes}`);
+  db.transaction(() => db.exec(schema))();
+  moveLegacyRollups(db);
+  checkPairing(db, path);
+}
