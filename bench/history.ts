@@ -44,7 +44,8 @@ function openStore(dir: string, name: string, rollups = true): Promise<SqlitePri
 
 async function benchIngest(dir: string, catalogs: ReturnType<typeof loadCatalogs>) {
   const run = { catalogs, fx: fxAt(END), items: 2_000, stepMs: 2 * MINUTE };
-  const window = { fromMs: END - 20 * MINUTE, toMs: END - 2 * MINUTE };
+  /** A sustained hour of fetches: 30 rounds, long enough for folds to run during ingest. */
+  const window = { fromMs: END - 60 * MINUTE, toMs: END - 2 * MINUTE };
   const rates: number[] = [];
   for (const rollups of [false, true]) {
     const store = await openStore(dir, `ingest-${rollups}.db`, rollups);
@@ -55,7 +56,7 @@ async function benchIngest(dir: string, catalogs: ReturnType<typeof loadCatalogs
     await store.close();
     rates.push((timing.observations / timing.ms) * 1000);
     console.log(
-      `ingest, 2,000 items × all cs2 markets, 10 fetch rounds, one batch per market fetch, rollups ${rollups ? 'on' : 'off'}: ` +
+      `ingest, 2,000 items × all cs2 markets, 30 fetch rounds (one simulated hour), one batch per market fetch, rollups ${rollups ? 'on, folded on a fold thread' : 'off'}: ` +
         `${Math.round(rates.at(-1)!)} observations/s (${timing.observations} observations, normalise + writeBatch + the final fold)`,
     );
   }

@@ -31,6 +31,7 @@ export function startFoldThread(
   const waiting = new Map<number, Waiting>();
   let nextId = 1;
   let stopped: (() => void) | null = null;
+  let exited = false;
   const send = (message: FoldHostMessage) => worker.postMessage(message);
   const failAll = (error: Error) => {
     for (const entry of waiting.values()) entry.reject(error);
@@ -40,12 +41,14 @@ export function startFoldThread(
   const thread: FoldThread = {
     flush: () =>
       new Promise<number>((resolve, reject) => {
+        if (exited) return reject(new Error('the fold thread has exited'));
         const id = nextId++;
         waiting.set(id, { resolve, reject });
         send({ type: 'flush', id });
       }),
     stop: () =>
       new Promise<void>((done) => {
+        if (exited) return done();
         stopped = done;
         send({ type: 'stop' });
       }).then(() => worker.terminate().then(() => undefined)),
@@ -76,7 +79,8 @@ export function startFoldThread(
       reject(error);
     });
     worker.on('exit', () => {
-      failAll(new Error('the fold thread exited'));
+      exited = true;
+      failAll(new Error('the fold thread has exited'));
       stopped?.();
     });
   });

@@ -146,7 +146,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       rollups = await openStoreRollups(db, {
         path: options.path,
         clock,
-        foldOn: options.foldOn ?? 'inline',
+        foldOn: options.rollups === false ? 'inline' : (options.foldOn ?? 'inline'),
         onFoldError: options.onFoldError ?? ((message) => process.emitWarning(message)),
       });
     },
