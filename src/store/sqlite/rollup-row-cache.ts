@@ -1,9 +1,9 @@
 /**
- * Decoded rollup rows kept between batches by the writer's connection, so live ingest (which
+ * Decoded rollup rows kept between folds by the folder's connection, so live ingest (which
  * keeps hitting the current buckets) neither re-reads nor re-decodes them. The cache is only
- * trusted while no other connection has committed to the history file: its `data_version` moves when one has
- * (own commits leave it alone), and then the cache starts over. A rolled-back batch, or a
- * retention pass on this connection, also empties it, as does outgrowing its limit.
+ * trusted while no other connection has committed to the history file: its `data_version`
+ * moves when one has (own commits leave it alone), and then the cache starts over. A failed
+ * fold, or a retention step on this connection, also empties it, as does outgrowing its limit.
  */
 import type Database from 'better-sqlite3';
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
