@@ -1,6 +1,7 @@
 /**
  * Writer process for the durability test: commits numbered batches to the store at argv[2]
- * forever, printing each batch number on stdout only after writeBatch has resolved.
+ * forever, printing each batch number on stdout only after writeBatch has resolved. With
+ * argv[3] = 'thread' the store folds its rollups on a fold thread.
  * Batch k holds SIDES_PER_BATCH sides whose fetchedAt is DURABILITY_T0 + k.
  */
 import type { SideSnapshot } from '../../domain/quote.ts';
@@ -26,8 +27,8 @@ function batchSides(batchNumber: number): SideSnapshot[] {
   }));
 }
 
-async function writeForever(file: string): Promise<void> {
-  const store = createSqlitePriceStore({ path: file });
+async function writeForever(file: string, foldOn: 'inline' | 'thread'): Promise<void> {
+  const store = createSqlitePriceStore({ path: file, foldOn });
   await store.init();
   for (let batchNumber = 0; ; batchNumber++) {
     await store.writeBatch({ sides: batchSides(batchNumber), sales: [], listings: [] });
@@ -37,5 +38,5 @@ async function writeForever(file: string): Promise<void> {
 
 const file = process.argv[2];
 if (file !== undefined && process.argv[1]?.endsWith('durability-child.ts')) {
-  await writeForever(file);
+  await writeForever(file, process.argv[3] === 'thread' ? 'thread' : 'inline');
 }

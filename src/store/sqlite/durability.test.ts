@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DAY } from '../../domain/clock.ts';
 import { DURABILITY_T0, SIDES_PER_BATCH } from './durability-child.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
@@ -14,12 +15,18 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-durability-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const BATCHES_BEFORE_KILL = 15;
+/** Enough for the fold thread to have folded (every ~12 batches by size) before the kill. */
+const THREADED_BATCHES_BEFORE_KILL = 60;
 const GIVE_UP_MS = 15_000;
 
 /** Starts the writer, SIGKILLs it once it has reported enough commits; resolves to them. */
-function runAndKillWriter(file: string): Promise<number[]> {
+function runAndKillWriter(
+  file: string,
+  foldOn: 'inline' | 'thread',
+  batchesBeforeKill = BATCHES_BEFORE_KILL,
+): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', childScript, file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', childScript, file, foldOn], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -32,12 +39,12 @@ function runAndKillWriter(file: string): Promise<number[]> {
       const lines = (pending + chunk.toString()).split('\n');
       pending = lines.pop() ?? '';
       reported.push(...lines.map(Number));
-      if (reported.length >= BATCHES_BEFORE_KILL) child.kill('SIGKILL');
+      if (reported.length >= batchesBeforeKill) child.kill('SIGKILL');
     });
     child.on('error', reject);
     child.on('exit', (_code, signal) => {
       clearTimeout(giveUp);
-      if (signal === 'SIGKILL' && reported.length >= BATCHES_BEFORE_KILL) resolve(reported);
+      if (signal === 'SIGKILL' && reported.length >= batchesBeforeKill) resolve(reported);
       else reject(new Error(`writer ended early (${signal}): ${stderr}`));
     });
   });
@@ -45,7 +52,7 @@ function runAndKillWriter(file: string): Promise<number[]> {
 
 test('every batch reported committed survives kill -9 of the writer', async () => {
   const file = path.join(dir, 'prices.db');
-  const reported = await runAndKillWriter(file);
+  const reported = await runAndKillWriter(file, 'inline');
   assert.ok(fs.statSync(`${file}-wal`).size > 0, 'the kill left a WAL to recover from');
 
   const store = createSqlitePriceStore({ path: file });
@@ -70,4 +77,27 @@ test('every batch reported committed survives kill -9 of the writer', async () =
   for (const [batchNumber, count] of perBatch) {
     assert.equal(count, SIDES_PER_BATCH, `batch ${batchNumber} is all or nothing`);
   }
+});
+
+test('kill -9 of a writer with a fold thread: every stored side is in its rollups once', async () => {
+  const file = path.join(dir, 'threaded.db');
+  await runAndKillWriter(file, 'thread', THREADED_BATCHES_BEFORE_KILL);
+  const store = createSqlitePriceStore({ path: file });
+  await store.init();
+  assert.equal(store.db.pragma('history.integrity_check', { simple: true }), 'ok');
+  const sides = await store.loadSides('cs2');
+  const batches = new Set(sides.map((side) => side.fetchedAt - DURABILITY_T0));
+  const checked = sides.filter((side) => {
+    const batchNumber = side.fetchedAt - DURABILITY_T0;
+    return batchNumber === 0 || batchNumber === batches.size - 1;
+  });
+  for (const side of checked) {
+    for (const market of ['skinport' as const, null]) {
+      const key = { game: 'cs2' as const, itemId: side.itemId, market };
+      const rows = await store.readRollups(key, '1d', DURABILITY_T0 - DAY, DURABILITY_T0 + DAY);
+      assert.equal(rows.length, 1, `${side.itemId} ${market}`);
+      assert.equal(rows[0]!.ask?.prices.n, 1, `${side.itemId} ${market} counted once`);
+    }
+  }
+  await store.close();
 });
