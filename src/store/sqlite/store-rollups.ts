@@ -65,9 +65,18 @@ export async function openStoreRollups(
     drainJournal(folder!, options.clock.now(), force);
     foldedThrough = folder!.foldedThrough();
   };
+  /**
+   * Inline, the row cache is emptied afterwards: a store that flushes is done writing for now
+   * (an import, the first-start backfill), and on the HTTP thread the cache would otherwise
+   * keep its decoded rows alive for good after the backfill (87 MB of heap, measured after
+   * folding six fetch rounds of 2,000 items).
+   */
   const flushAll = async () => {
     if (thread) foldedThrough = await thread.flush();
-    else drain(true);
+    else {
+      drain(true);
+      cache!.invalidate();
+    }
   };
   const unfolded = () => journaledThrough > foldedThrough || folder?.hasUnfolded() === true;
   const foldIfDue = () => {
