@@ -59,12 +59,11 @@ export async function openStoreRollups(
     : null;
   let recorded: number | null = null;
   let journaledThrough = 0;
-  let foldedThrough = folder?.foldedThrough() ?? 0;
+  /** The last journal id the fold thread reported folded (inline, the folder knows). */
+  let threadFoldedThrough = 0;
+  const foldedThrough = () => folder?.foldedThrough() ?? threadFoldedThrough;
 
-  const drain = (force: boolean) => {
-    drainJournal(folder!, options.clock.now(), force);
-    foldedThrough = folder!.foldedThrough();
-  };
+  const drain = (force: boolean) => drainJournal(folder!, options.clock.now(), force);
   /**
    * Inline, the row cache is emptied afterwards: a store that flushes is done writing for now
    * (an import, the first-start backfill), and on the HTTP thread the cache would otherwise
@@ -72,13 +71,13 @@ export async function openStoreRollups(
    * folding six fetch rounds of 2,000 items).
    */
   const flushAll = async () => {
-    if (thread) foldedThrough = await thread.flush();
+    if (thread) threadFoldedThrough = await thread.flush();
     else {
       drain(true);
       cache!.invalidate();
     }
   };
-  const unfolded = () => journaledThrough > foldedThrough || folder?.hasUnfolded() === true;
+  const unfolded = () => journaledThrough > foldedThrough() || folder?.hasUnfolded() === true;
   const foldIfDue = () => {
     if (!folder || !unfolded()) return;
     try {
