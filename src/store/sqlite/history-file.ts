@@ -8,9 +8,12 @@
  * The history file records the last journal id it has folded (fold_mark), in the same
  * transaction as the rows, so a journal entry is folded once even when a fold dies between the
  * two files' commits; and per tier the highest bucket ever stored (a frontier: no row lies
- * beyond it, so the folder need not look for one). Stores created before the split kept their rollups in the prices file;
- * attaching moves them here (copy, then drop, each committed on its own, so a crash in between
- * copies again rather than losing anything).
+ * beyond it, so the folder need not look for one). Stores created before the split kept their
+ * rollups in the prices file; attaching moves them here (copy, then drop, each committed on its
+ * own, so a crash in between copies again rather than losing anything).
+ *
+ * The table definition repeats that of migration 2 on purpose: an applied migration is never
+ * edited, and this file's schema must not change when a later migration does.
  */
 import type Database from 'better-sqlite3';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
