@@ -25,12 +25,12 @@ export const DEFAULT_RETENTION: RetentionPolicy = {
 export const RETENTION_INTERVAL_MS = 10 * MINUTE;
 
 /**
- * One retention pass: raw rows, then (when the store keeps history) expired rollup buckets in
- * small steps, so neither reads nor ingest wait on it.
+ * One retention pass: raw rows, then (when the store keeps history) expired rollup buckets and
+ * runs of equal settled buckets, in small steps, so neither reads nor ingest wait on it.
  */
 export async function applyRetention(
   store: Pick<PriceStore, 'pruneListings' | 'prune'> &
-    Partial<Pick<HistoryStore, 'deleteRollupsBefore'>>,
+    Partial<Pick<HistoryStore, 'deleteRollupsBefore' | 'collapseRunsBefore'>>,
   now: number,
   policy: RetentionPolicy = DEFAULT_RETENTION,
 ): Promise<number> {
@@ -45,6 +45,7 @@ export async function applyRetention(
     salesBeforeMs: now - policy.rawSalesMs,
   });
   const deleteRollupsBefore = store.deleteRollupsBefore?.bind(store);
-  if (deleteRollupsBefore) await compactHistory({ deleteRollupsBefore }, now);
+  const collapseRunsBefore = store.collapseRunsBefore?.bind(store);
+  if (deleteRollupsBefore) await compactHistory({ deleteRollupsBefore, collapseRunsBefore }, now);
   return listingsRemoved;
 }

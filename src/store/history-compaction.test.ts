@@ -42,18 +42,19 @@ describe('compactHistory', () => {
     };
     const store = await storeWith(Object.values(times));
     const days = await starts(store, '1d');
-    const deleted = await compactHistory(store, NOW, { rowsPerStep: 1 });
+    const { expired } = await compactHistory(store, NOW, { rowsPerStep: 1 });
     assert.deepEqual(await starts(store, '10m'), [CUT_10M, NOW - HOUR]);
     assert.deepEqual(await starts(store, '1h'), [CUT_1H, CUT_10M - HOUR, CUT_10M, NOW - HOUR]);
     assert.deepEqual(await starts(store, '1d'), days, 'daily buckets stay forever');
     const perSeries = { '10m': 4, '1h': 1, '1d': 0 };
     const bothSeries = { '10m': 2 * perSeries['10m'], '1h': 2 * perSeries['1h'], '1d': 0 };
     assert.deepEqual(
-      deleted,
-      bothSeries satisfies CompactionResult,
+      expired,
+      bothSeries satisfies CompactionResult['expired'],
       'the market and the aggregate',
     );
-    assert.deepEqual(await compactHistory(store, NOW), { '10m': 0, '1h': 0, '1d': 0 });
+    const again = await compactHistory(store, NOW);
+    assert.deepEqual(again.expired, { '10m': 0, '1h': 0, '1d': 0 });
     await store.close();
   });
 
@@ -89,7 +90,7 @@ describe('startHistoryCompaction', () => {
     await done;
     clearInterval(keepAlive);
     await job.stop();
-    assert.deepEqual(passes[0], { '10m': 2, '1h': 0, '1d': 0 });
+    assert.deepEqual(passes[0]?.expired, { '10m': 2, '1h': 0, '1d': 0 });
     assert.deepEqual(await starts(store, '10m'), [NOW - HOUR]);
     await store.close();
   });

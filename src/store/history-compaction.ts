@@ -4,9 +4,10 @@
  * buckets through the HistoryStore port in small steps (about 5,000 rows per transaction),
  * yielding to the event loop between steps so reads and ingest never wait long behind it.
  * A bucket is expired once it ENDS at or before `now − keep`, so every tier keeps at least
- * its window.
+ * its window. Where the store can (collapseRunsBefore), the same pass then stores runs of
+ * equal settled buckets as one row each: change-only storage.
  */
-import { DAY, type Clock } from '../domain/clock.ts';
+import { DAY, HOUR, type Clock } from '../domain/clock.ts';
 import { TIERS, type Tier } from '../pricing/rollup-buckets.ts';
 import type { HistoryStore } from './history-store.ts';
 
@@ -19,17 +20,38 @@ export const DEFAULT_RETENTION: RetentionPolicy = {
   '1d': null,
 };
 
+/**
+ * How long after it ends a bucket is settled (live ingest no longer writes it), so the run
+ * pass may join it into a run; null leaves a tier's rows one per bucket.
+ */
+export type SettlePolicy = Readonly<Record<Tier, number | null>>;
+
+export const DEFAULT_SETTLE_AFTER: SettlePolicy = {
+  '10m': HOUR,
+  '1h': DAY,
+  '1d': 7 * DAY,
+};
+
 export const DEFAULT_ROWS_PER_STEP = 5_000;
 
 export interface CompactionOptions {
   /** Overrides per tier, e.g. `{ '10m': 30 * DAY }`. */
   retention?: Partial<RetentionPolicy>;
+  settleAfter?: Partial<SettlePolicy>;
   rowsPerStep?: number;
   /** Checked between steps: a pass stops early once it returns true. */
   stopped?: () => boolean;
 }
 
-export type CompactionResult = Record<Tier, number>;
+export interface CompactionResult {
+  /** Expired rows deleted, per tier. */
+  expired: Record<Tier, number>;
+  /** Rows that runs replaced, per tier. */
+  joined: Record<Tier, number>;
+}
+
+type UpkeepStore = Pick<HistoryStore, 'deleteRollupsBefore' | 'collapseRunsBefore'>;
+type StepFn = NonNullable<HistoryStore['collapseRunsBefore']>;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -37,32 +59,61 @@ export function retentionPolicy(overrides: Partial<RetentionPolicy> = {}): Reten
   return { ...DEFAULT_RETENTION, ...overrides };
 }
 
-/** One retention pass over every tier; returns the buckets deleted per tier. */
+/** Runs steps of one pass until it completes (true) or is stopped (false); adds up `deleted`. */
+async function runPass(
+  step: StepFn,
+  tier: Tier,
+  beforeMs: number,
+  maxRows: number,
+  count: Record<Tier, number>,
+  stopped: () => boolean,
+): Promise<boolean> {
+  let cursor: string | null = null;
+  do {
+    if (stopped()) return false;
+    const result = await step(tier, beforeMs, { cursor, maxRows });
+    count[tier] += result.deleted;
+    cursor = result.cursor;
+    await yieldToEventLoop();
+  } while (cursor !== null);
+  return true;
+}
+
+/** One upkeep pass over every tier: retention, then runs; returns the rows each removed. */
 export async function compactHistory(
-  store: Pick<HistoryStore, 'deleteRollupsBefore'>,
+  store: UpkeepStore,
   now: number,
   options: CompactionOptions = {},
 ): Promise<CompactionResult> {
   const policy = retentionPolicy(options.retention);
+  const settle = { ...DEFAULT_SETTLE_AFTER, ...options.settleAfter };
   const maxRows = options.rowsPerStep ?? DEFAULT_ROWS_PER_STEP;
-  const deleted: CompactionResult = { '10m': 0, '1h': 0, '1d': 0 };
+  const stopped = options.stopped ?? (() => false);
+  const result: CompactionResult = {
+    expired: { '10m': 0, '1h': 0, '1d': 0 },
+    joined: { '10m': 0, '1h': 0, '1d': 0 },
+  };
+  const expire = store.deleteRollupsBefore.bind(store);
+  const join = store.collapseRunsBefore?.bind(store);
   for (const tier of TIERS) {
     const keep = policy[tier];
-    if (keep === null) continue;
-    let cursor: string | null = null;
-    do {
-      if (options.stopped?.()) return deleted;
-      const step = await store.deleteRollupsBefore(tier, now - keep, { cursor, maxRows });
-      deleted[tier] += step.deleted;
-      cursor = step.cursor;
-      await yieldToEventLoop();
-    } while (cursor !== null);
+    if (
+      keep !== null &&
+      !(await runPass(expire, tier, now - keep, maxRows, result.expired, stopped))
+    ) {
+      return result;
+    }
+    const settleAfter = settle[tier];
+    if (!join || settleAfter === null) continue;
+    if (!(await runPass(join, tier, now - settleAfter, maxRows, result.joined, stopped))) {
+      return result;
+    }
   }
-  return deleted;
+  return result;
 }
 
 export interface HistoryCompactionOptions extends Omit<CompactionOptions, 'stopped'> {
-  store: Pick<HistoryStore, 'deleteRollupsBefore'>;
+  store: UpkeepStore;
   clock: Clock;
   /** Time between the end of one pass and the start of the next (the first runs after one). */
   intervalMs: number;

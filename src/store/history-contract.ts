@@ -14,6 +14,7 @@ import { TIERS } from '../pricing/rollup-buckets.ts';
 import { MemoryRollups } from '../pricing/rollup-memory.ts';
 import { talliedMarkets } from '../pricing/rollups.ts';
 import { T0 } from './contract-fixtures.ts';
+import { runCases } from './history-contract-runs.ts';
 import {
   ITEM,
   SERIES,
@@ -198,10 +199,16 @@ function countingCases(make: HistoryStoreFactory): void {
     }));
 }
 
-export function historyStoreContract(name: string, makeStore: HistoryStoreFactory): void {
+/** `runs`: the store implements collapseRunsBefore, so the run cases apply too. */
+export function historyStoreContract(
+  name: string,
+  makeStore: HistoryStoreFactory,
+  options: { runs?: boolean } = {},
+): void {
   describe(`HistoryStore contract: ${name}`, () => {
     describe('round trip', () => roundTripCases(makeStore));
     describe('counting', () => countingCases(makeStore));
     describe('retention', () => retentionCases(makeStore));
+    if (options.runs) describe('runs', () => runCases(makeStore));
   });
 }

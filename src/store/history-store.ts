@@ -25,7 +25,7 @@ export type RollupSection = 'ask' | 'bid' | 'sales';
 export const ALL_SECTIONS: readonly RollupSection[] = ['ask', 'bid', 'sales'];
 
 export interface CompactionStep {
-  /** Buckets deleted by this call. */
+  /** Rows deleted by this call (a row standing for a run of buckets counts once). */
   deleted: number;
   /** Where the next call continues; null when the pass is complete. */
   cursor: string | null;
@@ -68,6 +68,18 @@ export interface HistoryStore {
    * starts a pass) until it comes back null.
    */
   deleteRollupsBefore(
+    tier: Tier,
+    beforeMs: number,
+    step: { cursor: string | null; maxRows: number },
+  ): Promise<CompactionStep>;
+  /**
+   * Optional (change-only storage): one short step of a run pass over `tier`. Consecutive
+   * buckets that END at or before `beforeMs` and hold the same are stored as one row; reads
+   * cannot tell, and late data for such a bucket splits the row again. A bucket's lastAt may
+   * rise to the latest of its run (an implementation documents what it keeps). `maxRows`
+   * bounds the rows examined; `deleted` counts rows the runs replaced. Same cursor protocol.
+   */
+  collapseRunsBefore?(
     tier: Tier,
     beforeMs: number,
     step: { cursor: string | null; maxRows: number },

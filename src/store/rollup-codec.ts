@@ -288,6 +288,23 @@ export function nextSide(
   return into;
 }
 
+/**
+ * Where a side section keeps its lastAt: [start, end) of the field and its code (0 = none,
+ * else zigzag(lastAt − bucket start) + 1), for comparing sections with lastAt left out.
+ */
+export function lastAtField(bytes: Uint8Array): [start: number, end: number, code: number] {
+  beginSections(bytes);
+  for (let field = 0; field < 3; field += 1) next();
+  const start = position;
+  const code = next();
+  return [start, position, code];
+}
+
+/** The offset from its bucket's start that a lastAt code stands for (null for none). */
+export function lastAtOffset(code: number): number | null {
+  return code === 0 ? null : unzigzag(code - 1);
+}
+
 /** Decodes a sales section (refilling `into` when given, as decodeSide does). */
 export function decodeSales(bytes: Uint8Array, into?: PriceTally): PriceTally {
   beginSections(bytes);

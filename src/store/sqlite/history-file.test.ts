@@ -6,6 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DAY, MINUTE } from '../../domain/clock.ts';
 import { T0 } from '../contract-fixtures.ts';
+import { compactHistory } from '../history-compaction.ts';
 import { historyStoreContract } from '../history-contract.ts';
 import { ask, bid, sale, SERIES } from '../history-contract-support.ts';
 import { historyPathOf } from './history-file.ts';
@@ -20,13 +21,17 @@ function freshFile(): string {
   return path.join(fs.mkdtempSync(path.join(root, 'db-')), 'prices.db');
 }
 
-historyStoreContract('sqlite file, folded on a fold thread', async () => {
-  const file = freshFile();
-  return {
-    store: createSqlitePriceStore({ path: file, foldOn: 'thread' }),
-    cleanup: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
-  };
-});
+historyStoreContract(
+  'sqlite file, folded on a fold thread',
+  async () => {
+    const file = freshFile();
+    return {
+      store: createSqlitePriceStore({ path: file, foldOn: 'thread' }),
+      cleanup: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
+    };
+  },
+  { runs: true },
+);
 
 const batch = {
   sides: [ask('skinport', 1234, MINUTE), bid('csfloat', 1100, MINUTE)],
@@ -56,6 +61,40 @@ describe('sqlite history file', () => {
       .pluck()
       .get();
     assert.equal(left, 0);
+    await store.close();
+  });
+
+  test('a history file written before runs gets the run column and the settled marks', async () => {
+    const file = freshFile();
+    const first = createSqlitePriceStore({ path: file });
+    await first.init();
+    await first.writeBatch(batch);
+    await first.close();
+    const old = new Database(historyPathOf(file));
+    for (const tier of ['10m', '1h', '1d']) {
+      old.exec(
+        `CREATE TABLE copy AS SELECT series, bucket, ask, bid, sales, sale_units FROM rollups_${tier}`,
+      );
+      old.exec(`DROP TABLE rollups_${tier}`);
+      old.exec(`CREATE TABLE rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
+        ask BLOB, bid BLOB, sales BLOB, sale_units INTEGER, PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID`);
+      old.exec(`INSERT INTO rollups_${tier} SELECT * FROM copy; DROP TABLE copy`);
+    }
+    old.exec(
+      'CREATE TABLE mark AS SELECT id, journal_id, frontier_10m, frontier_1h, frontier_1d FROM fold_mark',
+    );
+    old.exec('DROP TABLE fold_mark; ALTER TABLE mark RENAME TO fold_mark');
+    old.close();
+    const store = createSqlitePriceStore({ path: file });
+    await store.init();
+    const runs = store.db.prepare('SELECT DISTINCT run FROM history.rollups_10m').pluck().all();
+    assert.deepEqual(runs, [1]);
+    const settled = store.db.prepare('SELECT settled_1h FROM history.fold_mark').pluck().get();
+    assert.equal(settled, 0);
+    const rows = await store.readRollups(SERIES.skinport, '10m', 0, T0 + DAY);
+    assert.equal(rows[0]?.ask?.prices.min, 1234);
+    const { joined } = await compactHistory(store, T0 + DAY, {});
+    assert.deepEqual(joined, { '10m': 0, '1h': 0, '1d': 0 });
     await store.close();
   });
 

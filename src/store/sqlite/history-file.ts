@@ -12,7 +12,7 @@
  * rollups in the prices file; attaching moves them here (copy, then drop, each committed on its
  * own, so a crash in between copies again rather than losing anything).
  *
- * The table definition repeats that of migration 2 on purpose: an applied migration is never
+ * The table definition repeats that of migration 2 (plus runs) on purpose: an applied migration is never
  * edited, and this file's schema must not change when a later migration does.
  */
 import type Database from 'better-sqlite3';
@@ -35,7 +35,8 @@ export function historyPathOf(pricesPath: string): string {
 // One table per tier. A series is an item on one market, or the item's cross-market aggregate
 // (history_series, in the prices file); one row per (series, bucket) holds the ask, bid and
 // sales sections in the shared rollup codec (NULL when the bucket observed none of that kind).
-// bucket is floor(start / tier width); sale_units (units sold) feeds rolling volumes.
+// bucket is floor(start / tier width); sale_units (units sold) feeds rolling volumes. A row
+// stands for `run` consecutive buckets from `bucket` that all hold the same (run-collapse.ts).
 const rollupTable = (tier: string) => `
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.rollups_${tier} (
   series INTEGER NOT NULL,
@@ -44,15 +45,20 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.rollups_${tier} (
   bid BLOB,
   sales BLOB,
   sale_units INTEGER,
+  run INTEGER NOT NULL DEFAULT 1 CHECK (run >= 1),
   PRIMARY KEY (series, bucket)
 ) STRICT, WITHOUT ROWID;`;
+
+/** Columns a row had before runs (the legacy tables, and history files written before runs). */
+const ROW_COLUMNS = 'series, bucket, ask, bid, sales, sale_units';
 
 const schema = `
 ${TIERS.map(rollupTable).join('\n')}
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.fold_mark (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   journal_id INTEGER NOT NULL,
-  ${TIERS.map((tier) => `frontier_${tier} INTEGER NOT NULL DEFAULT -1`).join(', ')}
+  ${TIERS.map((tier) => `frontier_${tier} INTEGER NOT NULL DEFAULT -1`).join(', ')},
+  ${TIERS.map((tier) => `settled_${tier} INTEGER NOT NULL DEFAULT 0`).join(', ')}
 ) STRICT;
 INSERT OR IGNORE INTO ${HISTORY_SCHEMA}.fold_mark (id, journal_id) VALUES (1, 0);
 `;
@@ -70,7 +76,8 @@ function moveLegacyRollups(db: Database.Database): void {
     if (!hasLegacyTable(db, tier)) continue;
     db.transaction(() => {
       db.exec(
-        `INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.rollups_${tier} SELECT * FROM main.rollups_${tier}`,
+        `INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.rollups_${tier} (${ROW_COLUMNS})
+         SELECT ${ROW_COLUMNS} FROM main.rollups_${tier}`,
       );
       db.exec(
         `UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} = max(frontier_${tier},
@@ -78,6 +85,28 @@ function moveLegacyRollups(db: Database.Database): void {
       );
     })();
     db.exec(`DROP TABLE main.rollups_${tier}`);
+  }
+}
+
+function columnsOf(db: Database.Database, table: string): Set<string> {
+  const rows = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as { name: string }[];
+  return new Set(rows.map((row) => row.name));
+}
+
+/** History files written before runs get the run column and the settled marks. */
+function addRunColumns(db: Database.Database): void {
+  for (const tier of TIERS) {
+    if (!columnsOf(db, `rollups_${tier}`).has('run')) {
+      db.exec(
+        `ALTER TABLE ${HISTORY_SCHEMA}.rollups_${tier}
+         ADD COLUMN run INTEGER NOT NULL DEFAULT 1 CHECK (run >= 1)`,
+      );
+    }
+    if (!columnsOf(db, 'fold_mark').has(`settled_${tier}`)) {
+      db.exec(
+        `ALTER TABLE ${HISTORY_SCHEMA}.fold_mark ADD COLUMN settled_${tier} INTEGER NOT NULL DEFAULT 0`,
+      );
+    }
   }
 }
 
@@ -112,7 +141,10 @@ export function attachHistory(
   db.pragma(`${HISTORY_SCHEMA}.synchronous = NORMAL`);
   db.pragma(`${HISTORY_SCHEMA}.cache_size = -${pragmas.cacheKib}`);
   db.pragma(`${HISTORY_SCHEMA}.journal_size_limit = ${pragmas.walSizeLimitBytes}`);
-  db.transaction(() => db.exec(schema))();
+  db.transaction(() => {
+    db.exec(schema);
+    addRunColumns(db);
+  })();
   moveLegacyRollups(db);
   checkPairing(db, path);
 }

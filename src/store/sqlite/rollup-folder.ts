@@ -25,6 +25,7 @@ import {
   type RollupRowCache,
 } from './rollup-row-cache.ts';
 import type { RollupStatements } from './rollup-statements.ts';
+import { splitRunAt } from './run-collapse.ts';
 
 /** When a fold is due: this long after the last one, or this much pending. */
 export const FOLD_POLICY = {
@@ -73,14 +74,10 @@ function writeRows(statements: RollupStatements, changed: readonly CachedRow[]):
       dirty & DIRTY_BID && row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
     const sales = dirty & DIRTY_SALES && row.sales ? encodeSalesTransient(row.sales) : null;
     const units = sales ? row.sales!.n : null;
-    statements.tiers[cached.tier].upsertRow.run(
-      cached.series,
-      cached.bucket,
-      ask,
-      bid,
-      sales,
-      units,
-    );
+    const tierStatements = statements.tiers[cached.tier];
+    if (cached.inRun) splitRunAt(tierStatements, cached.series, cached.bucket);
+    cached.inRun = false;
+    tierStatements.upsertRow.run(cached.series, cached.bucket, ask, bid, sales, units);
     cached.dirty = 0;
   }
 }

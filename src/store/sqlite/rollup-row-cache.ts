@@ -10,7 +10,7 @@ import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts
 import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
 import { decodeSales, decodeSide } from '../rollup-codec.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
-import type { RollupStatements, StoredRow } from './rollup-statements.ts';
+import type { RollupStatements, RunRow, TierStatements } from './rollup-statements.ts';
 
 /** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */
 export const ROW_CACHE_LIMIT = 100_000;
@@ -31,15 +31,23 @@ export interface CachedRow {
   row: RollupRow;
   /** DIRTY_* bits: sections changed by the current batch. */
   dirty: number;
+  /** The stored row stood for a run of buckets: split it before writing this one. */
+  inRun: boolean;
 }
 
-function decodeRow(start: number, stored: StoredRow): RollupRow {
+function decodeRow(start: number, stored: RunRow): RollupRow {
   return {
     start,
-    ask: stored[0] ? decodeSide('ask', stored[0], start) : null,
-    bid: stored[1] ? decodeSide('bid', stored[1], start) : null,
-    sales: stored[2] ? decodeSales(stored[2]) : null,
+    ask: stored[2] ? decodeSide('ask', stored[2], start) : null,
+    bid: stored[3] ? decodeSide('bid', stored[3], start) : null,
+    sales: stored[4] ? decodeSales(stored[4]) : null,
   };
+}
+
+/** The stored row holding `bucket`: its own, or a run (run-collapse.ts) reaching over it. */
+function coveringRow(statements: TierStatements, series: number, bucket: number) {
+  const found = statements.selectCovering.get(series, bucket);
+  return found && found[0] + found[1] > bucket ? found : undefined;
 }
 
 export class RollupRowCache {
@@ -80,9 +88,9 @@ export class RollupRowCache {
       const found =
         bucket > this.frontier[tier]
           ? undefined
-          : this.statements.tiers[tier].selectRow.get(series, bucket);
+          : coveringRow(this.statements.tiers[tier], series, bucket);
       const row = found ? decodeRow(start, found) : emptyRow(start);
-      cached = { tier, series, bucket, row, dirty: 0 };
+      cached = { tier, series, bucket, row, dirty: 0, inRun: found !== undefined && found[1] > 1 };
       this.rows.set(key, cached);
     }
     return cached;

@@ -8,13 +8,12 @@ import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
 
-export type StoredRow = [ask: Buffer | null, bid: Buffer | null, sales: Buffer | null];
 type Section = 'ask' | 'bid' | 'sales';
 /** Which sections a range row holds, as bits. */
 export const SECTION_BITS: Readonly<Record<Section, number>> = { ask: 1, bid: 2, sales: 4 };
-/** Bytes before each bucket's sections in a range read: bucket index (u32 BE), section bits. */
-export const RANGE_HEADER_BYTES = 5;
-export type UnitsRow = [bucket: number, units: number];
+/** Bytes before each row's sections in a range read: bucket and run (u32 BE), section bits. */
+export const RANGE_HEADER_BYTES = 9;
+export type UnitsRow = [bucket: number, run: number, units: number];
 type Blob = Buffer | null;
 
 function memoize<T>(make: (key: string) => T): (key: string) => T {
@@ -26,28 +25,35 @@ function memoize<T>(make: (key: string) => T): (key: string) => T {
   };
 }
 
-function tierStatements(db: Database.Database, tier: Tier) {
-  const table = `${HISTORY_SCHEMA}.rollups_${tier}`;
+/** A stored row with the buckets it covers: [bucket, run, ask, bid, sales, sale_units]. */
+export type RunRow = [
+  bucket: number,
+  run: number,
+  ask: Buffer | null,
+  bid: Buffer | null,
+  sales: Buffer | null,
+  units: number | null,
+];
+
+/**
+ * The start of the series' last row before `bucket` (the one that may run into it), else
+ * `bucket`; binds (series, bucket, bucket).
+ */
+const runStartBefore = (table: string) =>
+  `ifnull((SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket DESC LIMIT 1), ?)`;
+
+function rangeStatements(db: Database.Database, table: string) {
   return {
-    selectRow: db
-      .prepare<[number, number], StoredRow>(
-        `SELECT ask, bid, sales FROM ${table} WHERE series = ? AND bucket = ?`,
-      )
-      .raw(),
-    /** NULL sections leave the stored ones alone (a section, once there, is never removed). */
-    upsertRow: db.prepare<[number, number, Blob, Blob, Blob, number | null]>(`
-      INSERT INTO ${table} (series, bucket, ask, bid, sales, sale_units) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (series, bucket) DO UPDATE SET ask = coalesce(excluded.ask, ask),
-        bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales),
-        sale_units = coalesce(excluded.sale_units, sale_units)`),
     /**
      * Range read of the given sections (a subset of ask, bid, sales) as ONE blob, oldest bucket
-     * first: per bucket RANGE_HEADER_BYTES of header (the bucket index, 4 bytes big-endian, and
-     * a byte with a SECTION_BITS bit per section present), then those sections' bytes back to
-     * back. better-sqlite3 makes a fresh Buffer for every BLOB value it returns; at a few
-     * thousand rows that cost more than the read itself, so the rows are concatenated in SQL.
-     * The subquery walks the primary key in bucket order (a co-routine, no sort), and the
-     * reader checks that the buckets ascend.
+     * first: per row RANGE_HEADER_BYTES of header (its first bucket and its run, 4 bytes
+     * big-endian each, and a byte with a SECTION_BITS bit per section present), then those
+     * sections' bytes back to back. Rows overlap [from, to): the row before `from` is included
+     * when its run reaches in. better-sqlite3 makes a fresh Buffer for every BLOB value it
+     * returns; at a few thousand rows that cost more than the read itself, so the rows are
+     * concatenated in SQL. The subquery walks the primary key in bucket order (a co-routine,
+     * no sort), and the reader checks that the buckets ascend.
+     * Binds (series, series, from, from, to, from).
      */
     selectRange: memoize((columns: string) => {
       const sections = columns.split(',');
@@ -56,20 +62,83 @@ function tierStatements(db: Database.Database, tier: Tier) {
       );
       const bytes = sections.map((name) => `ifnull(${name}, x'')`);
       return db
-        .prepare<[number, number, number], Buffer | null>(
+        .prepare<[number, number, number, number, number, number], Buffer | null>(
           `SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
-             SELECT unhex(printf('%08X%02X', bucket, ${flags.join(' + ')})) || ${bytes.join(' || ')} AS piece
-             FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket)`,
+             SELECT unhex(printf('%08X%08X%02X', bucket, run, ${flags.join(' + ')}))
+               || ${bytes.join(' || ')} AS piece
+             FROM ${table} WHERE series = ? AND bucket >= ${runStartBefore(table)}
+               AND bucket < ? AND bucket + run > ? ORDER BY bucket)`,
         )
         .pluck();
     }),
+    /** Binds (series, series, from, from, to, from): rows with sales overlapping [from, to). */
     selectUnits: db
-      .prepare<[number, number, number], UnitsRow>(
-        `SELECT bucket, sale_units FROM ${table}
-         WHERE series = ? AND bucket >= ? AND bucket < ? AND sale_units IS NOT NULL
+      .prepare<[number, number, number, number, number, number], UnitsRow>(
+        `SELECT bucket, run, sale_units FROM ${table}
+         WHERE series = ? AND bucket >= ${runStartBefore(table)} AND bucket < ?
+           AND bucket + run > ? AND sale_units IS NOT NULL
          ORDER BY bucket`,
       )
       .raw(),
+  };
+}
+
+function runStatements(db: Database.Database, table: string) {
+  return {
+    /** The row holding `bucket` if any: the series' last row starting at or before it. */
+    selectCovering: db
+      .prepare<[number, number], RunRow>(
+        `SELECT bucket, run, ask, bid, sales, sale_units FROM ${table}
+         WHERE series = ? AND bucket <= ? ORDER BY bucket DESC LIMIT 1`,
+      )
+      .raw(),
+    /** Binds (series, series, from, from, before, limit): rows from the one running into `from`. */
+    selectRuns: db
+      .prepare<[number, number, number, number, number, number], RunRow>(
+        `SELECT bucket, run, ask, bid, sales, sale_units FROM ${table}
+         WHERE series = ? AND bucket >= ${runStartBefore(table)} AND bucket < ?
+         ORDER BY bucket LIMIT ?`,
+      )
+      .raw(),
+    insertRun: db.prepare<[number, number, Blob, Blob, Blob, number | null, number]>(
+      `INSERT INTO ${table} (series, bucket, ask, bid, sales, sale_units, run)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    /** Binds (run, ask, bid, series, bucket). */
+    setRun: db.prepare<[number, Blob, Blob, number, number]>(
+      `UPDATE ${table} SET run = ?, ask = ?, bid = ? WHERE series = ? AND bucket = ?`,
+    ),
+    /** Binds (run, series, bucket). */
+    shortenRun: db.prepare<[number, number, number]>(
+      `UPDATE ${table} SET run = ? WHERE series = ? AND bucket = ?`,
+    ),
+    /** Binds (series, after, before): the rows strictly between two buckets. */
+    deleteBetween: db.prepare<[number, number, number]>(
+      `DELETE FROM ${table} WHERE series = ? AND bucket > ? AND bucket < ?`,
+    ),
+    /**
+     * A run that starts before `cutoff` and reaches past it keeps only its buckets from
+     * `cutoff` on. Binds (cutoff, cutoff, series, series, cutoff, cutoff).
+     */
+    trimRunAcross: db.prepare<[number, number, number, number, number, number]>(
+      `UPDATE ${table} SET run = bucket + run - ?, bucket = ?
+       WHERE series = ? AND bucket = (SELECT bucket FROM ${table} WHERE series = ? AND bucket < ?
+         ORDER BY bucket DESC LIMIT 1) AND bucket + run > ?`,
+    ),
+  };
+}
+
+function tierStatements(db: Database.Database, tier: Tier) {
+  const table = `${HISTORY_SCHEMA}.rollups_${tier}`;
+  return {
+    /** NULL sections leave the stored ones alone (a section, once there, is never removed). */
+    upsertRow: db.prepare<[number, number, Blob, Blob, Blob, number | null]>(`
+      INSERT INTO ${table} (series, bucket, ask, bid, sales, sale_units) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (series, bucket) DO UPDATE SET ask = coalesce(excluded.ask, ask),
+        bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales),
+        sale_units = coalesce(excluded.sale_units, sale_units)`),
+    ...rangeStatements(db, table),
+    ...runStatements(db, table),
     /** The bucket at 0-based position `offset` among a series' expired buckets, if any. */
     expiredAt: db.prepare<[number, number, number], { bucket: number }>(
       `SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket LIMIT 1 OFFSET ?`,
@@ -133,6 +202,18 @@ export function prepareRollupStatements(db: Database.Database) {
      */
     lockHistory: db.prepare(
       `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = journal_id WHERE id = 1`,
+    ),
+    readSettled: db
+      .prepare<[], [number, number, number]>(
+        `SELECT ${TIERS.map((tier) => `settled_${tier}`).join(', ')}
+         FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
+      )
+      .raw(),
+    /** Per tier: every bucket below its settled mark has been looked at for runs. */
+    raiseSettled: memoize((tier) =>
+      db.prepare<[number]>(
+        `UPDATE ${HISTORY_SCHEMA}.fold_mark SET settled_${tier} = max(settled_${tier}, ?) WHERE id = 1`,
+      ),
     ),
     seriesFrom: db
       .prepare<[number, number], [number]>(

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DAY, manualClock, MINUTE } from '../../domain/clock.ts';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { T0 } from '../contract-fixtures.ts';
+import { compactHistory } from '../history-compaction.ts';
 import { historyStoreContract } from '../history-contract.ts';
 import { ask, bid, ITEM, sale, SERIES } from '../history-contract-support.ts';
 import { prepareRollupStatements } from './rollup-statements.ts';
@@ -16,18 +17,23 @@ import { queryPlan } from './test-support.ts';
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-history-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-historyStoreContract('sqlite file', async () => {
-  const file = path.join(fs.mkdtempSync(path.join(root, 'db-')), 'prices.db');
-  return {
-    store: createSqlitePriceStore({ path: file }),
-    cleanup: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
-  };
-});
+historyStoreContract(
+  'sqlite file',
+  async () => {
+    const file = path.join(fs.mkdtempSync(path.join(root, 'db-')), 'prices.db');
+    return {
+      store: createSqlitePriceStore({ path: file }),
+      cleanup: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
+    };
+  },
+  { runs: true },
+);
 
-historyStoreContract('sqlite :memory:', async () => ({
-  store: createSqlitePriceStore({ path: ':memory:' }),
-  cleanup: async () => {},
-}));
+historyStoreContract(
+  'sqlite :memory:',
+  async () => ({ store: createSqlitePriceStore({ path: ':memory:' }), cleanup: async () => {} }),
+  { runs: true },
+);
 
 function changes(store: ReturnType<typeof createSqlitePriceStore>): number {
   return store.db.prepare<[], { n: number }>('SELECT total_changes() AS n').get()!.n;
@@ -67,6 +73,24 @@ describe('sqlite history', () => {
       'sides, journal entry, mark, frontiers, delete',
     );
     assert.deepEqual(rows(), stored);
+    await store.close();
+  });
+
+  test('change-only: a quiet series is stored as one row per run of equal buckets', async () => {
+    const store = createSqlitePriceStore({ path: ':memory:' });
+    await store.init();
+    for (let bucket = 0; bucket < 144; bucket += 1) {
+      const at = bucket * 10 * MINUTE + MINUTE + (bucket % 3) * 1000;
+      const price = bucket < 100 ? 1234 : 1250;
+      await store.writeBatch({ sides: [ask('skinport', price, at)], sales: [], listings: [] });
+    }
+    const count = (tier: string) =>
+      store.db.prepare(`SELECT count(*) FROM history.rollups_${tier}`).pluck().get();
+    const before = await store.readRollups(SERIES.aggregate, '10m', 0, T0 + DAY);
+    assert.deepEqual([count('10m'), count('1h')], [2 * 144, 2 * 24]);
+    await compactHistory(store, T0 + 2 * DAY, {});
+    assert.deepEqual([count('10m'), count('1h')], [2 * 2, 2 * 3], 'the price moved once');
+    assert.deepEqual(await store.readRollups(SERIES.aggregate, '10m', 0, T0 + DAY), before);
     await store.close();
   });
 

@@ -39,8 +39,8 @@ export interface StoreRollups {
   flushOwn(): Promise<void>;
   /** Folds everything journaled so far. */
   flushAll(): Promise<void>;
-  /** This connection deleted rollup rows (a retention step). */
-  rowsDeleted(): void;
+  /** This connection deleted or rewrote rollup rows (an upkeep step). */
+  rowsRewritten(): void;
   close(): Promise<void>;
 }
 
@@ -110,7 +110,7 @@ export async function openStoreRollups(
       if (unfolded()) await flushAll();
     },
     flushAll,
-    rowsDeleted() {
+    rowsRewritten() {
       cache?.invalidate();
     },
     async close() {
