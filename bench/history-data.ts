@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { Catalog } from '../src/catalog/catalog.ts';
 import { DAY } from '../src/domain/clock.ts';
-import type { Observation } from '../src/domain/observation.ts';
+import type { BookObservation, Observation } from '../src/domain/observation.ts';
 import type { FxTable } from '../src/ingest/fx.ts';
 import { normalise } from '../src/ingest/normalise.ts';
 import { simBackfill } from '../src/markets/sim/backfill.ts';
@@ -22,6 +22,8 @@ export interface SimRun {
   stepMs: number;
   /** Leave the simulator's sales out (book snapshots only). */
   bookOnly?: boolean;
+  /** Rewrites each market fetch before it is ingested (holdQuotes). */
+  transform?: (fetch: Observation[]) => Observation[];
 }
 
 export interface IngestTiming {
@@ -54,7 +56,8 @@ export async function ingestSimulated(run: SimRun): Promise<IngestTiming> {
     itemLimit: run.items,
   })) {
     const observations = run.bookOnly ? chunk.filter((entry) => entry.kind !== 'sale') : chunk;
-    for (const fetch of byMarket(observations)) {
+    for (const raw of byMarket(observations)) {
+      const fetch = run.transform ? run.transform(raw) : raw;
       const started = performance.now();
       const { batch } = normalise(fetch, { catalogs: run.catalogs, fx: run.fx, now });
       await run.store.writeBatch(batch);
@@ -63,6 +66,27 @@ export async function ingestSimulated(run: SimRun): Promise<IngestTiming> {
     }
   }
   return timing;
+}
+
+/**
+ * Quiet quotes: every book snapshot repeats the levels its (market, item, side) showed at the
+ * first fetch of its `holdMs` window, as a listing nobody reprices does. Sales are dropped.
+ */
+export function holdQuotes(holdMs: number): (fetch: Observation[]) => Observation[] {
+  const held = new Map<string, BookObservation>();
+  return (fetch) =>
+    fetch.flatMap((observation): Observation[] => {
+      if (observation.kind === 'sale') return [];
+      if (observation.kind !== 'book') return [observation];
+      const window = Math.floor(observation.fetchedAt / holdMs);
+      const key = `${observation.market}|${observation.item}|${observation.side}|${window}`;
+      const first = held.get(key);
+      if (!first) {
+        held.set(key, observation);
+        return [observation];
+      }
+      return [{ ...first, fetchedAt: observation.fetchedAt }];
+    });
 }
 
 /**

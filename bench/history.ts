@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCatalogs } from '../src/catalog/index.ts';
-import { DAY, MINUTE } from '../src/domain/clock.ts';
+import { DAY, HOUR, MINUTE } from '../src/domain/clock.ts';
+import type { Observation } from '../src/domain/observation.ts';
+import { compactHistory } from '../src/store/history-compaction.ts';
 import { FOLD_POLICY } from '../src/store/sqlite/rollup-folder.ts';
 import { DEFAULT_FX, type FxTable } from '../src/ingest/fx.ts';
 import { simFxRates } from '../src/markets/sim/price-model.ts';
@@ -19,7 +21,13 @@ import {
   createSqlitePriceStore,
   type SqlitePriceStore,
 } from '../src/store/sqlite/sqlite-price-store.ts';
-import { buildReadStore, ingestSimulated, tableBytes, type ReadStorePlan } from './history-data.ts';
+import {
+  buildReadStore,
+  holdQuotes,
+  ingestSimulated,
+  tableBytes,
+  type ReadStorePlan,
+} from './history-data.ts';
 
 /** The end of the simulated history (a UTC midnight). */
 const END = Date.parse('2026-11-20T00:00:00Z');
@@ -66,19 +74,28 @@ async function benchIngest(dir: string, catalogs: ReturnType<typeof loadCatalogs
   );
 }
 
-/** One real day of 100 items through full ingest: bytes per item-day per tier, projected. */
-async function benchSizes(store: SqlitePriceStore, catalogs: ReturnType<typeof loadCatalogs>) {
-  const items = 100;
-  const timing = await ingestSimulated({
-    catalogs,
-    fx: fxAt(END),
-    store,
-    items,
-    fromMs: END - DAY,
-    toMs: END - 10 * MINUTE,
-    stepMs: 10 * MINUTE,
-  });
-  await store.flushRollups();
+interface SizeScenario {
+  name: string;
+  file: string;
+  transform?: (fetch: Observation[]) => Observation[];
+}
+
+const SIZE_SCENARIOS: SizeScenario[] = [
+  { name: 'every price moving on every fetch (the simulator as is)', file: 'sizes-moving.db' },
+  {
+    name: 'quiet: each quote held for an hour, no sales (listings nobody reprices)',
+    file: 'sizes-quiet.db',
+    transform: holdQuotes(HOUR),
+  },
+  {
+    name: 'stale: each quote held for the whole day, no sales',
+    file: 'sizes-stale.db',
+    transform: holdQuotes(DAY),
+  },
+];
+
+/** Per tier, on-disk bytes per item-day and the one-year full-catalog projection. */
+function printSizes(store: SqlitePriceStore, items: number, label: string): void {
   store.db.exec('VACUUM history');
   const bytes = tableBytes(store.db, 'history');
   const seriesCount = store.db
@@ -86,24 +103,56 @@ async function benchSizes(store: SqlitePriceStore, catalogs: ReturnType<typeof l
     .pluck()
     .get()!;
   const seriesPerItem = seriesCount / items;
-  console.log(
-    `sizes: ${items} items × one day at a 10-minute step through full ingest (${timing.observations} observations), ` +
-      `${seriesPerItem.toFixed(1)} series per item (markets + aggregate), after VACUUM`,
-  );
   let yearBytes = 0;
+  const perTier: string[] = [];
   for (const tier of TIERS) {
     const perItemDay = bytes.get(`rollups_${tier}`)! / items;
     const projected = (perItemDay * FULL_SERIES_PER_ITEM) / seriesPerItem;
     yearBytes += projected * FULL_CATALOG_ITEMS * KEPT_DAYS_IN_A_YEAR[tier];
-    console.log(
-      `bytes per item-day, ${tier}: ${Math.round(perItemDay)} measured (${(perItemDay / seriesPerItem).toFixed(0)} per series-day), ` +
-        `${Math.round(projected)} projected at ${FULL_SERIES_PER_ITEM} series per item; kept ${KEPT_DAYS_IN_A_YEAR[tier]} days in a year`,
+    perTier.push(
+      `${tier} ${(projected / 1000).toFixed(1)} KB (${(perItemDay / seriesPerItem).toFixed(0)} B per series-day measured)`,
     );
   }
   console.log(
-    `projected one year, full catalog (${FULL_CATALOG_ITEMS} items × ${FULL_SERIES_PER_ITEM} series, default retention): ` +
-      `${(yearBytes / 1e9).toFixed(0)} GB of rollups`,
+    `  ${label}: bytes per item-day at ${FULL_SERIES_PER_ITEM} series per item: ${perTier.join(', ')}; ` +
+      `one year of the full catalog (${FULL_CATALOG_ITEMS} items, default retention): ${(yearBytes / 1e9).toFixed(0)} GB`,
   );
+}
+
+/**
+ * One real day of 100 items through full ingest, per scenario: bytes per item-day per tier,
+ * projected, as folded and after the run pass (change-only storage).
+ */
+export async function benchSizes(dir: string, catalogs: ReturnType<typeof loadCatalogs>) {
+  const items = 100;
+  for (const scenario of SIZE_SCENARIOS) {
+    const store = await openStore(dir, scenario.file);
+    const timing = await ingestSimulated({
+      catalogs,
+      fx: fxAt(END),
+      store,
+      items,
+      fromMs: END - DAY,
+      toMs: END - 10 * MINUTE,
+      stepMs: 10 * MINUTE,
+      transform: scenario.transform,
+    });
+    await store.flushRollups();
+    console.log(
+      `sizes, ${scenario.name}: ${items} items × one day at a 10-minute step through full ingest ` +
+        `(${timing.observations} observations), after VACUUM`,
+    );
+    printSizes(store, items, 'as folded');
+    const started = performance.now();
+    const { joined } = await compactHistory(store, END + 8 * DAY, {
+      retention: { '10m': null, '1h': null, '1d': null },
+    });
+    const ms = performance.now() - started;
+    const rows = TIERS.map((tier) => `${joined[tier]} (${tier})`).join(' + ');
+    console.log(`  run pass: ${rows} rows joined into runs in ${ms.toFixed(0)} ms`);
+    printSizes(store, items, 'after the run pass');
+    await store.close();
+  }
 }
 
 const READ_STORE: ReadStorePlan = {
@@ -147,9 +196,7 @@ export async function benchHistory(): Promise<void> {
   try {
     const catalogs = loadCatalogs();
     await benchIngest(dir, catalogs);
-    const sized = await openStore(dir, 'sizes.db');
-    await benchSizes(sized, catalogs);
-    await sized.close();
+    await benchSizes(dir, catalogs);
     const store = await readStore(dir, catalogs);
     await store.close();
     readInFreshProcess(join(dir, 'reads.db'));
