@@ -128,6 +128,18 @@ export function runCases(make: HistoryStoreFactory): void {
       assert.deepEqual(await allRows(store), await allRows(expected), 'and after joining again');
     }));
 
+  test('late data below the settled buckets is looked at again by the next pass', () =>
+    withHistoryStore(make, async (store) => {
+      const batches = quietHours();
+      const gap = 10;
+      await writeAll(store, [...batches.slice(0, gap), ...batches.slice(gap + 1)]);
+      await compactHistory(store, NOW, JOIN_ALL);
+      await writeAll(store, [batches[gap]!]);
+      const { joined } = await compactHistory(store, NOW, JOIN_ALL);
+      assert.deepEqual(joined, { '10m': 3 * 2, '1h': 3 * 2, '1d': 0 }, 'the gap and what follows');
+      assert.deepEqual(await allRows(store), await allRows(referenceOf(batches)));
+    }));
+
   test('retention cuts a run that reaches past the cutoff', () =>
     withHistoryStore(make, async (store) => {
       await writeAll(store, quietHours());

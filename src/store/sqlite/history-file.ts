@@ -19,6 +19,8 @@ import type Database from 'better-sqlite3';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
 
 export const HISTORY_SCHEMA = 'history';
+/** A tier's `late_` mark when no fold has written since its run pass started. */
+export const NO_LATE_WRITE = Number.MAX_SAFE_INTEGER;
 
 export interface HistoryFilePragmas {
   cacheKib: number;
@@ -58,7 +60,8 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.fold_mark (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   journal_id INTEGER NOT NULL,
   ${TIERS.map((tier) => `frontier_${tier} INTEGER NOT NULL DEFAULT -1`).join(', ')},
-  ${TIERS.map((tier) => `settled_${tier} INTEGER NOT NULL DEFAULT 0`).join(', ')}
+  ${TIERS.map((tier) => `settled_${tier} INTEGER NOT NULL DEFAULT 0`).join(', ')},
+  ${TIERS.map((tier) => `late_${tier} INTEGER NOT NULL DEFAULT ${NO_LATE_WRITE}`).join(', ')}
 ) STRICT;
 INSERT OR IGNORE INTO ${HISTORY_SCHEMA}.fold_mark (id, journal_id) VALUES (1, 0);
 `;
@@ -93,7 +96,7 @@ function columnsOf(db: Database.Database, table: string): Set<string> {
   return new Set(rows.map((row) => row.name));
 }
 
-/** History files written before runs get the run column and the settled marks. */
+/** History files written before runs get the run column and the settled and late marks. */
 function addRunColumns(db: Database.Database): void {
   for (const tier of TIERS) {
     if (!columnsOf(db, `rollups_${tier}`).has('run')) {
@@ -102,9 +105,14 @@ function addRunColumns(db: Database.Database): void {
          ADD COLUMN run INTEGER NOT NULL DEFAULT 1 CHECK (run >= 1)`,
       );
     }
-    if (!columnsOf(db, 'fold_mark').has(`settled_${tier}`)) {
+    const marks = columnsOf(db, 'fold_mark');
+    for (const [column, initial] of [
+      [`settled_${tier}`, 0],
+      [`late_${tier}`, NO_LATE_WRITE],
+    ] as const) {
+      if (marks.has(column)) continue;
       db.exec(
-        `ALTER TABLE ${HISTORY_SCHEMA}.fold_mark ADD COLUMN settled_${tier} INTEGER NOT NULL DEFAULT 0`,
+        `ALTER TABLE ${HISTORY_SCHEMA}.fold_mark ADD COLUMN ${column} INTEGER NOT NULL DEFAULT ${initial}`,
       );
     }
   }

@@ -130,11 +130,13 @@ export function createRollupFolder(
     for (const entry of pending.values()) mergeInto(cache, changed, entry);
     writeRows(statements, changed);
     const reached = TIERS.map((tier) => cache.frontier[tier]);
+    const lowest = TIERS.map(() => Number.MAX_SAFE_INTEGER);
     for (const row of changed) {
       const index = TIERS.indexOf(row.tier);
       if (row.bucket > reached[index]!) reached[index] = row.bucket;
+      if (row.bucket < lowest[index]!) lowest[index] = row.bucket;
     }
-    statements.raiseFrontiers.run(reached[0]!, reached[1]!, reached[2]!);
+    statements.foldedBuckets.run(...reached, ...lowest, ...lowest);
     return reached;
   });
 

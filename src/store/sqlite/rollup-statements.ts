@@ -6,7 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
-import { HISTORY_SCHEMA } from './history-file.ts';
+import { HISTORY_SCHEMA, NO_LATE_WRITE } from './history-file.ts';
 
 type Section = 'ask' | 'bid' | 'sales';
 /** Which sections a range row holds, as bits. */
@@ -185,10 +185,15 @@ export function prepareRollupStatements(db: Database.Database) {
          FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
       )
       .raw(),
-    /** Raises the frontiers (10m, 1h, 1d) to the given buckets where these are higher. */
-    raiseFrontiers: db.prepare<[number, number, number]>(
+    /**
+     * After a fold, per tier (10m, 1h, 1d): raises the frontier to the highest bucket written,
+     * and lowers the settled and late marks to the lowest (the next run pass looks again).
+     */
+    foldedBuckets: db.prepare<number[]>(
       `UPDATE ${HISTORY_SCHEMA}.fold_mark SET
-         ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')}
+         ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')},
+         ${TIERS.map((tier) => `settled_${tier} = min(settled_${tier}, ?)`).join(', ')},
+         ${TIERS.map((tier) => `late_${tier} = min(late_${tier}, ?)`).join(', ')}
        WHERE id = 1`,
     ),
     /** Moves the mark from the second id to the first; 0 changes when it was not there. */
@@ -209,10 +214,21 @@ export function prepareRollupStatements(db: Database.Database) {
          FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
       )
       .raw(),
-    /** Per tier: every bucket below its settled mark has been looked at for runs. */
-    raiseSettled: memoize((tier) =>
+    /** A run pass of the tier starts: no fold has written since. */
+    startRunPass: memoize((tier) =>
+      db.prepare(
+        `UPDATE ${HISTORY_SCHEMA}.fold_mark SET late_${tier} = ${NO_LATE_WRITE} WHERE id = 1`,
+      ),
+    ),
+    /**
+     * A run pass of the tier up to the given bucket is complete: every bucket below the
+     * settled mark has been looked at for runs, except what folds wrote since the pass began.
+     */
+    finishRunPass: memoize((tier) =>
       db.prepare<[number]>(
-        `UPDATE ${HISTORY_SCHEMA}.fold_mark SET settled_${tier} = max(settled_${tier}, ?) WHERE id = 1`,
+        `UPDATE ${HISTORY_SCHEMA}.fold_mark
+         SET settled_${tier} = min(max(settled_${tier}, ?), late_${tier}), late_${tier} = ${NO_LATE_WRITE}
+         WHERE id = 1`,
       ),
     ),
     seriesFrom: db

@@ -9,7 +9,9 @@
  * that reaches past the cutoff first gives up its expired buckets. A run pass looks at the
  * buckets between the tier's settled mark and the cutoff (plus the row before, which a run may
  * continue) and joins equal neighbours into runs (run-collapse.ts); once the pass is complete
- * the settled mark moves up to the cutoff, so the next pass starts there.
+ * the settled mark moves up to the cutoff, so the next pass starts there. A fold that writes
+ * below the mark lowers it (late data may now equal its neighbours), and one that writes while
+ * a pass runs keeps the mark from rising past what it wrote, so the next pass looks again.
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -137,22 +139,23 @@ export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
       return step(tier, () => {
         const { statements } = ready();
+        if (cursor === null) statements.startRunPass(tier).run();
         const settled = statements.readSettled.get()![TIERS.indexOf(tier)]!;
         const result = walkSeries(
           ready,
           tier,
           parseCursor(cursor),
           Math.max(1, maxRows),
-          (tierStatements, id, from, limit) =>
+          (tierStatements, id, resume, limit) =>
             collapseSome(
               tierStatements,
               id,
-              from ?? settled,
+              resume ?? settled,
               cutoff,
               Math.max(limit, MIN_RUN_ROWS),
             ),
         );
-        if (result.next === null) statements.raiseSettled(tier).run(cutoff);
+        if (result.next === null) statements.finishRunPass(tier).run(cutoff);
         return result;
       });
     },

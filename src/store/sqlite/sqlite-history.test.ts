@@ -94,6 +94,33 @@ describe('sqlite history', () => {
     await store.close();
   });
 
+  test('a fold below the settled mark during a run pass keeps the mark down', async () => {
+    const store = createSqlitePriceStore({ path: ':memory:' });
+    await store.init();
+    const quote = (bucket: number) => ({
+      sides: [ask('skinport', 1234, bucket * 10 * MINUTE + MINUTE)],
+      sales: [],
+      listings: [],
+    });
+    for (let bucket = 0; bucket < 12; bucket += 1) {
+      if (bucket !== 5) await store.writeBatch(quote(bucket));
+    }
+    const pass = async (cursor: string | null = null) => {
+      do {
+        cursor = (await store.collapseRunsBefore('10m', T0 + DAY, { cursor, maxRows: 1 })).cursor;
+      } while (cursor !== null);
+    };
+    const first = await store.collapseRunsBefore('10m', T0 + DAY, { cursor: null, maxRows: 1 });
+    assert.notEqual(first.cursor, null, 'one series per step: the aggregate is still to come');
+    await store.writeBatch(quote(5));
+    await pass(first.cursor);
+    const rows = () => store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
+    assert.equal(rows(), 3 + 1, 'the second series joined the late bucket, the first not yet');
+    await pass();
+    assert.equal(rows(), 2, 'the next pass looked again');
+    await store.close();
+  });
+
   test('the journal folds when due: after the interval, or before a read', async () => {
     const clock = manualClock(T0);
     const store = createSqlitePriceStore({ path: ':memory:', clock });

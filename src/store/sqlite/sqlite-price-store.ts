@@ -70,7 +70,7 @@ export interface SqlitePriceStoreOptions {
   onFoldError?: (message: string) => void;
 }
 
-export interface SqlitePriceStore extends PriceStore, HistoryStore {
+export interface SqlitePriceStore extends PriceStore, Required<HistoryStore> {
   /** The open connection, for diagnostics and tests (pragmas, integrity checks). */
   readonly db: Database.Database;
   /** Folds the rollup journal into the rollup rows now (else it happens when due). */
