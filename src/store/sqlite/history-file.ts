@@ -12,8 +12,9 @@
  * rollups in the prices file; attaching moves them here (copy, then drop, each committed on its
  * own, so a crash in between copies again rather than losing anything).
  *
- * The table definition repeats that of migration 2 (plus runs) on purpose: an applied migration is never
- * edited, and this file's schema must not change when a later migration does.
+ * The table definition repeats that of migration 2 (plus runs) on purpose: an applied
+ * migration is never edited, and this file's schema must not change when a later migration
+ * does. History files written before runs get the run column and marks when attached.
  */
 import type Database from 'better-sqlite3';
 import { TIERS } from '../../pricing/rollup-buckets.ts';

@@ -31,6 +31,8 @@ type Ready = () => Pick<StoreRollups, 'statements' | 'flushOwn' | 'rowsRewritten
 interface StepOfSeries {
   /** Rows deleted. */
   changed: number;
+  /** Rows deleted or rewritten (a run cut at the retention cutoff): the row cache goes. */
+  touched: number;
   /** Rows deleted or examined: what the step's budget counts. */
   cost: number;
   /** False when the series has more to do: the step ends, resuming at `resume`. */
@@ -45,11 +47,11 @@ function deleteSome(
   cutoff: number,
   limit: number,
 ): StepOfSeries {
-  statements.trimRunAcross.run(cutoff, cutoff, series, series, cutoff, cutoff);
+  const trimmed = statements.trimRunAcross.run(cutoff, cutoff, series, series, cutoff, cutoff);
   const beyond = statements.expiredAt.get(series, cutoff, limit);
   const bound = beyond ? beyond.bucket : cutoff;
   const changed = statements.deleteBefore.run(series, bound).changes;
-  return { changed, cost: changed, finished: !beyond };
+  return { changed, touched: changed + trimmed.changes, cost: changed, finished: !beyond };
 }
 
 /** Joins runs among up to `limit` rows of a series from `from`; true when it got to `cutoff`. */
@@ -63,7 +65,13 @@ function collapseSome(
   const rows = statements.selectRuns.all(series, series, from, from, cutoff, limit);
   const { removed, lastHead } = collapseRows(statements, series, rows);
   const finished = rows.length < limit || lastHead === null;
-  return { changed: removed, cost: rows.length, finished, resume: lastHead ?? cutoff };
+  return {
+    changed: removed,
+    touched: removed,
+    cost: rows.length,
+    finished,
+    resume: lastHead ?? cutoff,
+  };
 }
 
 /** A step's position: the next series, and within it the bucket to resume from. */
@@ -84,60 +92,70 @@ type SeriesWork = (
   limit: number,
 ) => StepOfSeries;
 
+interface StepResult {
+  changed: number;
+  touched: number;
+  next: string | null;
+}
+
 /** One step over the series from `cursor`; returns the rows changed and the next cursor. */
-function walkSeries(ready: Ready, tier: Tier, cursor: Cursor, maxRows: number, work: SeriesWork) {
+function walkSeries(
+  ready: Ready,
+  tier: Tier,
+  cursor: Cursor,
+  maxRows: number,
+  work: SeriesWork,
+): StepResult {
   const { statements } = ready();
-  let changed = 0;
+  const total = { changed: 0, touched: 0 };
   let cost = 0;
   let resume = cursor.bucket;
   const ids = statements.seriesFrom.all(cursor.series, SERIES_PER_STEP).map((row) => row[0]);
   for (const id of ids) {
     const step = work(statements.tiers[tier], id, resume, maxRows - cost);
     resume = null;
-    changed += step.changed;
+    total.changed += step.changed;
+    total.touched += step.touched;
     cost += step.cost;
     if (!step.finished) {
-      return { changed, next: step.resume === undefined ? `${id}` : `${id}:${step.resume}` };
+      return { ...total, next: step.resume === undefined ? `${id}` : `${id}:${step.resume}` };
     }
-    if (cost >= maxRows) return { changed, next: `${id + 1}` };
+    if (cost >= maxRows) return { ...total, next: `${id + 1}` };
   }
   const last = ids[ids.length - 1];
   const done = ids.length < SERIES_PER_STEP || last === undefined;
-  return { changed, next: done ? null : `${last + 1}` };
+  return { ...total, next: done ? null : `${last + 1}` };
 }
 
 export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep {
-  const inTransaction = db.transaction((body: () => { changed: number; next: string | null }) => {
+  const inTransaction = db.transaction((body: () => StepResult) => {
     ready().statements.lockHistory.run();
     return body();
   });
 
-  const step = async (
-    tier: Tier,
-    body: () => { changed: number; next: string | null },
-  ): Promise<CompactionStep> => {
+  const step = async (body: () => StepResult): Promise<CompactionStep> => {
     await ready().flushOwn();
     const result = inTransaction(body);
-    if (result.changed > 0) ready().rowsRewritten();
+    if (result.touched > 0) ready().rowsRewritten();
     return { deleted: result.changed, cursor: result.next };
   };
 
   return {
     deleteRollupsBefore(tier, beforeMs, { cursor, maxRows }) {
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
-      return step(tier, () =>
+      return step(() =>
         walkSeries(
           ready,
           tier,
           parseCursor(cursor),
           Math.max(1, maxRows),
-          (statements, id, _, limit) => deleteSome(statements, id, cutoff, limit),
+          (statements, id, _resume, limit) => deleteSome(statements, id, cutoff, limit),
         ),
       );
     },
     collapseRunsBefore(tier, beforeMs, { cursor, maxRows }) {
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
-      return step(tier, () => {
+      return step(() => {
         const { statements } = ready();
         if (cursor === null) statements.startRunPass(tier).run();
         const settled = statements.readSettled.get()![TIERS.indexOf(tier)]!;
