@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyRetention, DEFAULT_RETENTION } from './retention.ts';
-import { DAY, HOUR } from '../domain/clock.ts';
+import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import { createSqlitePriceStore } from '../store/sqlite/sqlite-price-store.ts';
-import type { ListingRecord } from '../domain/quote.ts';
+import type { ListingRecord, SideSnapshot } from '../domain/quote.ts';
 
 function listing(listingId: string, fetchedAt: number): ListingRecord {
   return {
@@ -21,6 +21,23 @@ function listing(listingId: string, fetchedAt: number): ListingRecord {
     isStatTrak: false,
     fetchedAt,
     ingestedAt: fetchedAt,
+    originalCurrency: 'USD',
+  };
+}
+
+function quote(fetchedAt: number): SideSnapshot {
+  return {
+    game: 'cs2',
+    itemId: 'cs2_a',
+    market: 'csfloat',
+    side: 'ask',
+    levels: [{ price: 1000, quantity: 1, orders: 1 }],
+    listingCount: 1,
+    totalQuantity: 1,
+    fetchedAt,
+    ingestedAt: fetchedAt,
+    sourceUpdatedAt: null,
+    sourceTimeKind: null,
     originalCurrency: 'USD',
   };
 }
@@ -46,27 +63,32 @@ describe('retention', () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
     const t0 = Date.parse('2026-01-01T00:00:00Z');
-    const side = {
-      game: 'cs2' as const,
-      itemId: 'cs2_a',
-      market: 'csfloat' as const,
-      side: 'ask' as const,
-      levels: [{ price: 1000, quantity: 1, orders: 1 }],
-      listingCount: 1,
-      totalQuantity: 1,
-      fetchedAt: t0,
-      ingestedAt: t0,
-      sourceUpdatedAt: null,
-      sourceTimeKind: null,
-      originalCurrency: 'USD',
-    };
-    await store.writeBatch({ sides: [side], sales: [], listings: [] });
+    await store.writeBatch({ sides: [quote(t0)], sales: [], listings: [] });
     const series = { game: 'cs2' as const, itemId: 'cs2_a', market: 'csfloat' as const };
     const range = [t0 - DAY, t0 + DAY] as const;
     assert.equal((await store.readRollups(series, '10m', ...range)).length, 1);
     await applyRetention(store, t0 + 100 * DAY);
     assert.equal((await store.readRollups(series, '10m', ...range)).length, 0);
     assert.equal((await store.readRollups(series, '1h', ...range)).length, 1);
+    await store.close();
+  });
+
+  test('settled buckets of a quote nobody moved are joined into runs', async () => {
+    const store = createSqlitePriceStore({ path: ':memory:' });
+    await store.init();
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    for (let bucket = 0; bucket < 12; bucket += 1) {
+      const fetchedAt = t0 + bucket * 10 * MINUTE;
+      await store.writeBatch({ sides: [quote(fetchedAt)], sales: [], listings: [] });
+    }
+    const rows = () => store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
+    const series = { game: 'cs2' as const, itemId: 'cs2_a', market: 'csfloat' as const };
+    const before = await store.readRollups(series, '10m', t0, t0 + DAY);
+    await applyRetention(store, t0 + 3 * HOUR - 1);
+    assert.equal(rows(), 2 * 2, 'the last bucket settles an hour after it ends, not before');
+    await applyRetention(store, t0 + 3 * HOUR);
+    assert.equal(rows(), 2, 'one run for the market, one for the aggregate');
+    assert.deepEqual(await store.readRollups(series, '10m', t0, t0 + DAY), before);
     await store.close();
   });
 });
