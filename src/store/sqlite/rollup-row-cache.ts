@@ -10,7 +10,8 @@ import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts
 import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
 import { decodeSales, decodeSide } from '../rollup-codec.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
-import type { RollupStatements, RunRow, TierStatements } from './rollup-statements.ts';
+import type { RollupStatements, RunRow } from './rollup-statements.ts';
+import { coveringRow } from './run-collapse.ts';
 
 /** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */
 export const ROW_CACHE_LIMIT = 100_000;
@@ -42,12 +43,6 @@ function decodeRow(start: number, stored: RunRow): RollupRow {
     bid: stored[3] ? decodeSide('bid', stored[3], start) : null,
     sales: stored[4] ? decodeSales(stored[4]) : null,
   };
-}
-
-/** The stored row holding `bucket`: its own, or a run (run-collapse.ts) reaching over it. */
-function coveringRow(statements: TierStatements, series: number, bucket: number) {
-  const found = statements.selectCovering.get(series, bucket);
-  return found && found[0] + found[1] > bucket ? found : undefined;
 }
 
 export class RollupRowCache {

@@ -18,7 +18,8 @@ import type { RunRow, TierStatements } from './rollup-statements.ts';
 
 type Blob = Buffer | null;
 
-const equalBytes = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
+/** Both absent, or both present with the same bytes. */
+const sameBlob = (a: Blob, b: Blob) => (a === null || b === null ? a === b : a.equals(b));
 
 /** The section to keep when two side sections differ at most in lastAt, else undefined. */
 function joinedSide(a: Blob, b: Blob): Blob | undefined {
@@ -27,8 +28,8 @@ function joinedSide(a: Blob, b: Blob): Blob | undefined {
   const [startA, endA, codeA] = lastAtField(a);
   const [startB, endB, codeB] = lastAtField(b);
   if (codeA === 0 || codeB === 0) return undefined;
-  if (!equalBytes(a.subarray(0, startA), b.subarray(0, startB))) return undefined;
-  if (!equalBytes(a.subarray(endA), b.subarray(endB))) return undefined;
+  if (!a.subarray(0, startA).equals(b.subarray(0, startB))) return undefined;
+  if (!a.subarray(endA).equals(b.subarray(endB))) return undefined;
   return lastAtOffset(codeA)! >= lastAtOffset(codeB)! ? a : b;
 }
 
@@ -56,9 +57,7 @@ const headOf = ([bucket, run, ask, bid, sales, units]: RunRow): Head => ({
 function absorb(head: Head, row: RunRow): boolean {
   const [bucket, run, ask, bid, sales, units] = row;
   if (head.bucket + head.run !== bucket || head.units !== units) return false;
-  if (head.sales === null ? sales !== null : sales === null || !head.sales.equals(sales)) {
-    return false;
-  }
+  if (!sameBlob(head.sales, sales)) return false;
   const keptAsk = joinedSide(head.ask, ask);
   const keptBid = keptAsk === undefined ? undefined : joinedSide(head.bid, bid);
   if (keptAsk === undefined || keptBid === undefined) return false;
@@ -100,16 +99,25 @@ export function collapseRows(
   return { removed, lastHead: head.bucket };
 }
 
+/** The stored row holding `bucket`: its own, or a run reaching over it. */
+export function coveringRow(
+  statements: TierStatements,
+  series: number,
+  bucket: number,
+): RunRow | undefined {
+  const found = statements.selectCovering.get(series, bucket);
+  return found && found[0] + found[1] > bucket ? found : undefined;
+}
+
 /**
  * Gives `bucket` a row of its own when it lies in a run: the run is cut into the part before
  * it, the bucket, and the part after it (same sections each). Call inside a write transaction.
  */
 export function splitRunAt(statements: TierStatements, series: number, bucket: number): void {
-  const covering = statements.selectCovering.get(series, bucket);
-  if (!covering) return;
+  const covering = coveringRow(statements, series, bucket);
+  if (!covering || covering[1] === 1) return;
   const [start, run, ask, bid, sales, units] = covering;
   const end = start + run;
-  if (run === 1 || end <= bucket) return;
   if (start < bucket) {
     statements.shortenRun.run(bucket - start, series, start);
     statements.insertRun.run(series, bucket, ask, bid, sales, units, 1);
