@@ -40,6 +40,24 @@ export interface SaleObservation extends ObservationBase {
   soldAt: number;
 }
 
+export const SALES_WINDOWS = ['24h', '7d', '30d', '90d'] as const;
+export type SalesWindow = (typeof SALES_WINDOWS)[number];
+
+/**
+ * What a market says about its own sales over a trailing window when it publishes no single
+ * sales (Skinport's `/v1/sales/history`): units sold and price statistics, null when none sold.
+ */
+export interface SalesStatsObservation extends ObservationBase {
+  kind: 'sales_stats';
+  window: SalesWindow;
+  volume: number;
+  min: number | null;
+  max: number | null;
+  avg: number | null;
+  median: number | null;
+  fetchedAt: number;
+}
+
 export interface ListingObservation extends ObservationBase {
   kind: 'listing';
   listingId: string;
@@ -55,5 +73,6 @@ export interface ListingObservation extends ObservationBase {
   fetchedAt: number;
 }
 
-export type Observation = BookObservation | SaleObservation | ListingObservation;
+export type Observation =
+  BookObservation | SaleObservation | ListingObservation | SalesStatsObservation;
 export type Side = 'ask' | 'bid';

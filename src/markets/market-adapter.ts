@@ -4,6 +4,7 @@
  * Errors are AdapterError: `retryable` ones back off and retry, permanent ones disable the
  * market for the game until restart.
  */
+import type { FetchFailure } from '../domain/fetch-failure.ts';
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { Observation } from '../domain/observation.ts';
@@ -37,13 +38,16 @@ export interface FetchContext {
 }
 
 export interface Rejection {
-  reason: 'absurd_price' | 'negative_price' | 'wrong_unit' | 'malformed' | 'unknown_item';
+  reason:
+    'absurd_price' | 'negative_price' | 'wrong_unit' | 'stale_fx' | 'malformed' | 'unknown_item';
   detail: string;
 }
 
 export interface ParseResult {
   observations: Observation[];
   rejected: Rejection[];
+  /** Set when part of a multi-request poll failed: the rest was still delivered. */
+  partial?: { kind: FetchFailure; detail: string };
 }
 
 export interface MarketAdapter {
@@ -58,6 +62,7 @@ export class AdapterError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    readonly kind: FetchFailure = 'internal',
   ) {
     super(message);
   }

@@ -242,6 +242,10 @@ export class ResultBuilder {
     this.rejected.push({ reason: rejection.reason, detail: `${where}: ${rejection.detail}` });
   }
 
+  observe(observation: Observation): void {
+    this.observations.push(observation);
+  }
+
   add(read: Read<Observation>, where: string): void {
     if (read.ok) this.observations.push(read.value);
     else this.reject(read.rejection, where);

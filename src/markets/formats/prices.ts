@@ -74,3 +74,10 @@ export const integerPrice: PriceReader = (value) => {
   if (!Number.isSafeInteger(number)) return fail('wrong_unit', `fractional minor units ${number}`);
   return checkSign(number, value);
 };
+
+/** A price that may be absent: null for null/undefined, undefined when present but unreadable. */
+export function optionalPrice(value: unknown, reader: PriceReader): number | null | undefined {
+  if (value === null || value === undefined) return null;
+  const read = reader(value);
+  return read.ok ? read.value : undefined;
+}

@@ -66,9 +66,10 @@ export class SimMarketAdapter implements MarketAdapter {
     if (!Number.isFinite(now)) throw new AdapterError(`${market}: no time to simulate`, false);
     const condition = this.condition(now);
     await wait(Math.min(condition.latencyMs, this.options.maxDelayMs ?? 0), ctx.signal);
-    if (ctx.signal?.aborted) throw new AdapterError(`${market}: request aborted`, true);
-    if (condition.kind === 'down')
-      throw new AdapterError(`${market}: ${condition.reason} (simulated)`, true);
+    if (ctx.signal?.aborted) throw new AdapterError(`${market}: request aborted`, true, 'network');
+    if (condition.kind === 'down') {
+      throw new AdapterError(`${market}: ${condition.reason} (simulated)`, true, condition.failure);
+    }
     const snapshot = buildSnapshot(this.world, market, ctx.game, now, condition.lagMs);
     return WRITERS[FORMAT_BY_MARKET[market]](snapshot);
   }

@@ -8,6 +8,7 @@
  * Otherwise latency is the market's typical time, ±40%.
  */
 import { HOUR, MINUTE, SECOND } from '../../domain/clock.ts';
+import type { FetchFailure } from '../../domain/fetch-failure.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import { SIM_PROFILES } from './profiles.ts';
 import { mix, mix3, unit } from './random.ts';
@@ -15,7 +16,7 @@ import type { SimWorld } from './world.ts';
 
 export type SimCondition =
   | { kind: 'up'; latencyMs: number; lagMs: number }
-  | { kind: 'down'; latencyMs: number; reason: string };
+  | { kind: 'down'; latencyMs: number; reason: string; failure: FetchFailure };
 
 const OUTAGE_SLOT_MS = 6 * HOUR;
 const SLOW_SLOT_MS = 2 * HOUR;
@@ -70,12 +71,17 @@ export function conditionAt(world: SimWorld, market: MarketId, timeMs: number): 
   const latencyMs = Math.round(typical);
   if (!world.faults) return { kind: 'up', latencyMs, lagMs: 0 };
   if (outageAt(world, market, timeMs)) {
-    return { kind: 'down', latencyMs: 30 * SECOND, reason: 'HTTP 503 Service Unavailable' };
+    return {
+      kind: 'down',
+      latencyMs: 30 * SECOND,
+      reason: 'HTTP 503 Service Unavailable',
+      failure: 'server_error',
+    };
   }
   if (unit(mix3(key, 422, minute)) < 0.02) {
-    const reason =
-      unit(mix(key, minute)) < 0.5 ? 'HTTP 429 Too Many Requests' : 'HTTP 502 Bad Gateway';
-    return { kind: 'down', latencyMs, reason };
+    const limited = unit(mix(key, minute)) < 0.5;
+    const reason = limited ? 'HTTP 429 Too Many Requests' : 'HTTP 502 Bad Gateway';
+    return { kind: 'down', latencyMs, reason, failure: limited ? 'rate_limited' : 'server_error' };
   }
   const spell = slowSpellAt(key, timeMs);
   if (spell !== null) {

@@ -1,0 +1,149 @@
+/**
+ * Skinport (https://docs.skinport.com). Facts used:
+ * - `GET https://api.skinport.com/v1/items?app_id=&currency=&tradable=` — no auth; one row per
+ *   item name: `{market_hash_name, currency, suggested_price, item_page, market_page,
+ *   min_price, max_price, mean_price, median_price, quantity, created_at, updated_at}`, prices
+ *   as decimal numbers in `currency` (or null when nothing is listed), times in unix seconds
+ *   (docs.skinport.com/items; SCMM `SCMM.Market.Skinport.Client/SkinportItem.cs`).
+ * - `GET /v1/sales/history?app_id=&currency=` — no auth; per item name
+ *   `last_24_hours | last_7_days | last_30_days | last_90_days: {min, max, avg, median, volume}`
+ *   (docs.skinport.com/sales-history; `softwerk-org/csinvest-connector:
+ *   src/connector/skinport/models/get_sales_history.py`). Window aggregates, not single sales.
+ * - Limit "8 requests / 5 minutes" per endpoint, responses cached 5 minutes, and
+ *   `Accept-Encoding: br` required (docs; SCMM `SkinportWebClient.cs`). Our one budget for the
+ *   origin keeps both endpoints together under 8 per 5 minutes.
+ * - Apps 730 (CS2) and 252490 (Rust); currencies include EUR and USD. We ask for EUR, the
+ *   market's home currency, and convert with the day's reference rate.
+ */
+import { MINUTE } from '../../domain/clock.ts';
+import type { Game } from '../../domain/games.ts';
+import type { ObservationBase, SalesWindow } from '../../domain/observation.ts';
+import type { Connector, ConnectorRequest, PageResult, ParseContext } from '../connector.ts';
+import {
+  ResultBuilder,
+  isRecord,
+  malformedBody,
+  readCount,
+  readName,
+  readUnixSeconds,
+  topLevel,
+} from '../formats/common.ts';
+import { decimalPrice, optionalPrice } from '../formats/prices.ts';
+
+const APP_ID: Readonly<Record<Game, number>> = { cs2: 730, rust: 252490 };
+const CURRENCY = 'EUR';
+const SCALE = 100;
+const readPrice = decimalPrice(SCALE);
+
+const WINDOWS: readonly [string, SalesWindow][] = [
+  ['last_24_hours', '24h'],
+  ['last_7_days', '7d'],
+  ['last_30_days', '30d'],
+  ['last_90_days', '90d'],
+];
+
+function base(ctx: ParseContext, name: string): ObservationBase {
+  return { game: ctx.game, market: 'skinport', item: name, currency: CURRENCY, scale: SCALE };
+}
+
+/** Rows must be in the currency we asked for; anything else is refused, never converted. */
+function currencyProblem(row: Record<string, unknown>): string | null {
+  return row.currency === CURRENCY
+    ? null
+    : `currency ${JSON.stringify(row.currency)}, asked ${CURRENCY}`;
+}
+
+/**
+ * Sample: [{"market_hash_name":"AK-47 | Redline (Field-Tested)","currency":"EUR",
+ * "suggested_price":13.18,"min_price":11.9,"max_price":49.99,"mean_price":14.5,
+ * "median_price":12.86,"quantity":181,"created_at":1535988253,"updated_at":1732400000}]
+ */
+export function parseItems(body: unknown, ctx: ParseContext): PageResult {
+  if (!Array.isArray(body)) return malformedBody('expected an array of items');
+  const out = new ResultBuilder();
+  body.forEach((row, index) => {
+    const name = isRecord(row) ? readName(row.market_hash_name) : null;
+    if (!isRecord(row) || name === null) {
+      return out.reject({ reason: 'malformed', detail: 'no market_hash_name' }, `item ${index}`);
+    }
+    const problem = currencyProblem(row);
+    if (problem) return out.reject({ reason: 'wrong_unit', detail: problem }, name);
+    const quantity = readCount(row.quantity);
+    if (quantity === null) return out.reject({ reason: 'malformed', detail: 'quantity' }, name);
+    const asks = topLevel(row.min_price, quantity, readPrice);
+    const time = { at: readUnixSeconds(row.updated_at), kind: 'updated_at' };
+    out.side(base(ctx, name), 'ask', asks, quantity, ctx.now, time);
+  });
+  return out.result();
+}
+
+/**
+ * Sample: [{"market_hash_name":"AK-47 | Redline (Field-Tested)","version":"default",
+ * "currency":"EUR","last_24_hours":{"min":11.5,"max":14.2,"avg":12.6,"median":12.5,
+ * "volume":38},"last_7_days":{...},"last_30_days":{...},"last_90_days":{...}}]
+ */
+export function parseSalesHistory(body: unknown, ctx: ParseContext): PageResult {
+  if (!Array.isArray(body)) return malformedBody('expected an array of sales summaries');
+  const out = new ResultBuilder();
+  body.forEach((row, index) => {
+    const name = isRecord(row) ? readName(row.market_hash_name) : null;
+    if (!isRecord(row) || name === null) {
+      return out.reject({ reason: 'malformed', detail: 'no market_hash_name' }, `summary ${index}`);
+    }
+    const problem = currencyProblem(row);
+    if (problem) return out.reject({ reason: 'wrong_unit', detail: problem }, name);
+    for (const [field, window] of WINDOWS) {
+      const stats = row[field];
+      if (!isRecord(stats)) continue;
+      const volume = readCount(stats.volume);
+      const [min, max, avg, median] = ['min', 'max', 'avg', 'median'].map((key) =>
+        optionalPrice(stats[key], readPrice),
+      );
+      if (volume === null || [min, max, avg, median].includes(undefined)) {
+        const detail = `${field} is not {min, max, avg, median, volume}`;
+        out.reject({ reason: 'malformed', detail }, name);
+        continue;
+      }
+      out.observe({
+        ...base(ctx, name),
+        kind: 'sales_stats',
+        window,
+        volume,
+        min: min ?? null,
+        max: max ?? null,
+        avg: avg ?? null,
+        median: median ?? null,
+        fetchedAt: ctx.now,
+      });
+    }
+  });
+  return out.result();
+}
+
+function request(kind: 'items' | 'sales_history', game: Game, path: string): ConnectorRequest {
+  const query: Record<string, string | number> = { app_id: APP_ID[game], currency: CURRENCY };
+  if (kind === 'items') query.tradable = 0;
+  return { kind, game, method: 'GET', path, query, conditional: true, timeoutMs: 60_000 };
+}
+
+export const connector: Connector = {
+  info: {
+    id: 'skinport',
+    displayName: 'Skinport',
+    games: ['cs2', 'rust'],
+    currency: CURRENCY,
+    scale: SCALE,
+    cadenceMs: 5 * MINUTE,
+    capabilities: { asks: true, bids: false, sales: true, listings: false, floats: false },
+    docsUrl: 'https://docs.skinport.com/',
+    baseUrl: 'https://api.skinport.com',
+    limits: [{ requests: 8, windowMs: 5 * MINUTE }],
+    credentials: [],
+    supplies: 'asks (lowest price, listing count) for every item; 24h/7d/30d/90d sales statistics',
+  },
+  requests: (ctx) => [
+    request('items', ctx.game, '/v1/items'),
+    request('sales_history', ctx.game, '/v1/sales/history'),
+  ],
+  parsers: { items: parseItems, sales_history: parseSalesHistory },
+};
