@@ -5,7 +5,13 @@
  */
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
-import type { IngestBatch, ListingRecord, SaleRecord, SideSnapshot } from '../domain/quote.ts';
+import type {
+  IngestBatch,
+  ListingRecord,
+  SaleRecord,
+  SalesStatsRecord,
+  SideSnapshot,
+} from '../domain/quote.ts';
 
 export interface MarketSides {
   market: MarketId;
@@ -26,6 +32,8 @@ class GameBook {
   readonly quotes = new Map<string, Map<MarketId, MarketSides>>();
   readonly sales = new Map<string, SaleRecord[]>();
   readonly listings = new Map<string, Map<string, ListingRecord>>();
+  /** Per item: `${market}:${window}` → the latest statistics. */
+  readonly salesStats = new Map<string, Map<string, SalesStatsRecord>>();
   readonly lastFetchByMarket = new Map<MarketId, number>();
   version = 0;
 }
@@ -57,6 +65,10 @@ export class Book {
       this.putListing(listing);
       touch(listing.game, listing.itemId, listing.market);
     }
+    for (const stats of batch.salesStats ?? []) {
+      this.putSalesStats(stats);
+      touch(stats.game, stats.itemId, stats.market);
+    }
     for (const [game, entry] of touched) {
       const book = this.games[game];
       book.version += 1;
@@ -77,6 +89,12 @@ export class Book {
 
   listings(game: Game, itemId: string): ListingRecord[] {
     const held = this.games[game].listings.get(itemId);
+    return held ? [...held.values()] : [];
+  }
+
+  /** The latest sales statistics of one item, every market and window. */
+  salesStats(game: Game, itemId: string): SalesStatsRecord[] {
+    const held = this.games[game].salesStats.get(itemId);
     return held ? [...held.values()] : [];
   }
 
@@ -147,6 +165,16 @@ export class Book {
     let drop = 0;
     while (drop < list.length && list[drop]!.soldAt < horizon) drop += 1;
     if (drop > 0) list.splice(0, drop);
+  }
+
+  private putSalesStats(stats: SalesStatsRecord): void {
+    const book = this.games[stats.game];
+    let held = book.salesStats.get(stats.itemId);
+    if (!held) book.salesStats.set(stats.itemId, (held = new Map()));
+    const key = `${stats.market}:${stats.window}`;
+    const current = held.get(key);
+    if (current && current.fetchedAt > stats.fetchedAt) return;
+    held.set(key, stats);
   }
 
   private putListing(listing: ListingRecord): void {

@@ -59,6 +59,7 @@ function fakeStore() {
       },
       loadSales: async () => [],
       loadListings: async () => [],
+      loadSalesStats: async () => [],
     },
   };
 }

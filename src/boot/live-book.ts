@@ -25,7 +25,7 @@ export interface LiveBookLogger {
 export interface LiveBookOptions {
   /** `ready` (Redis bus): resolves once the subscription listens. */
   bus: ChangeBus & { readonly ready?: Promise<void> };
-  store: Pick<PriceStore, 'loadSides' | 'loadSales' | 'loadListings'>;
+  store: Pick<PriceStore, 'loadSides' | 'loadSales' | 'loadListings' | 'loadSalesStats'>;
   book: Book;
   clock: Clock;
   logger: LiveBookLogger;

@@ -1,7 +1,8 @@
+import type { FetchFailure } from './fetch-failure.ts';
 import type { Game } from './games.ts';
 import type { MarketId } from './markets.ts';
 import type { Cents } from './money.ts';
-import type { Side } from './observation.ts';
+import type { SalesWindow, Side } from './observation.ts';
 
 /** One price level in USD cents. `orders` is null when the source does not count orders. */
 export interface Level {
@@ -60,11 +61,32 @@ export interface ListingRecord {
   originalCurrency: string;
 }
 
+/**
+ * A market's own statistics of its sales over a trailing window (when it publishes no single
+ * sales): the latest per (game, item, market, window) is kept. Prices are null when none sold.
+ */
+export interface SalesStatsRecord {
+  game: Game;
+  itemId: string;
+  market: MarketId;
+  window: SalesWindow;
+  volume: number;
+  minPrice: Cents | null;
+  maxPrice: Cents | null;
+  avgPrice: Cents | null;
+  medianPrice: Cents | null;
+  fetchedAt: number;
+  ingestedAt: number;
+  originalCurrency: string;
+}
+
 /** What one ingest cycle (or one import chunk) commits, in one transaction. */
 export interface IngestBatch {
   sides: SideSnapshot[];
   sales: SaleRecord[];
   listings: ListingRecord[];
+  /** Absent (or empty) for sources that publish no window statistics. */
+  salesStats?: SalesStatsRecord[];
 }
 
 /** One market fetch as the runner measured it (drives latency, error rate and health bars). */
@@ -78,7 +100,15 @@ export interface FetchRecord {
   errorKind: 'retryable' | 'permanent' | null;
   observationCount: number;
   rejectedCount: number;
+  /** What went wrong (also set on a successful poll that lost some of its requests). */
+  failure: FetchFailure | null;
+  /** One line on the failure (never a secret), at most FETCH_DETAIL_MAX characters. */
+  detail: string | null;
+  /** Observations whose item name is not in our catalog. */
+  unmappedCount: number;
 }
+
+export const FETCH_DETAIL_MAX = 300;
 
 export function emptyBatch(): IngestBatch {
   return { sides: [], sales: [], listings: [] };

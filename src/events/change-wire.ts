@@ -23,7 +23,9 @@ interface WireMessage {
   batch: IngestBatch;
 }
 
-const LISTS = ['sides', 'sales', 'listings'] as const;
+const LISTS = ['sides', 'sales', 'listings', 'salesStats'] as const;
+/** Lists every message carries; `salesStats` may be absent (publishers before it existed). */
+const REQUIRED_LISTS = ['sides', 'sales', 'listings'] as const;
 type ListName = (typeof LISTS)[number];
 type Chunk = Record<ListName, string[]>;
 
@@ -32,15 +34,15 @@ const ENVELOPE_RESERVE_BYTES = 200;
 
 function chunkRecords(batch: IngestBatch, budget: number): Chunk[] {
   const chunks: Chunk[] = [];
-  let chunk: Chunk = { sides: [], sales: [], listings: [] };
+  let chunk: Chunk = { sides: [], sales: [], listings: [], salesStats: [] };
   let bytes = 0;
   for (const list of LISTS) {
-    for (const record of batch[list]) {
+    for (const record of batch[list] ?? []) {
       const json = JSON.stringify(record);
       const size = Buffer.byteLength(json) + 1;
       if (bytes > 0 && bytes + size > budget) {
         chunks.push(chunk);
-        chunk = { sides: [], sales: [], listings: [] };
+        chunk = { sides: [], sales: [], listings: [], salesStats: [] };
         bytes = 0;
       }
       chunk[list].push(json);
@@ -62,7 +64,9 @@ export function encodeChange(
   const budget = Math.max(1, maxBytes - ENVELOPE_RESERVE_BYTES - Buffer.byteLength(ids));
   const chunks = chunkRecords(event.batch, budget);
   return chunks.map((chunk, part) => {
-    const lists = LISTS.map((list) => `"${list}":[${chunk[list].join(',')}]`).join(',');
+    const lists = LISTS.filter((list) => list !== 'salesStats' || chunk[list].length > 0)
+      .map((list) => `"${list}":[${chunk[list].join(',')}]`)
+      .join(',');
     const head = `${ids},"seq":${firstSeq + part},"game":${JSON.stringify(event.game)}`;
     return `{${head},"part":${part},"parts":${chunks.length},"batch":{${lists}}}`;
   });
@@ -81,7 +85,8 @@ function isWireMessage(value: unknown): value is WireMessage {
     Number.isInteger(message.parts) &&
     typeof batch === 'object' &&
     batch !== null &&
-    LISTS.every((list) => Array.isArray(batch[list]))
+    REQUIRED_LISTS.every((list) => Array.isArray(batch[list])) &&
+    (batch.salesStats === undefined || Array.isArray(batch.salesStats))
   );
 }
 
@@ -111,6 +116,9 @@ function mergeParts(parts: IngestBatch[]): IngestBatch {
     sides: parts.flatMap((part) => part.sides),
     sales: parts.flatMap((part) => part.sales),
     listings: parts.flatMap((part) => part.listings),
+    ...(parts.some((part) => part.salesStats)
+      ? { salesStats: parts.flatMap((part) => part.salesStats ?? []) }
+      : {}),
   };
 }
 

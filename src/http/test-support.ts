@@ -161,6 +161,9 @@ export function fetchRecord(
     errorKind: ok ? null : 'retryable',
     observationCount: ok ? 1 : 0,
     rejectedCount: 0,
+    failure: ok ? null : 'server_error',
+    detail: null,
+    unmappedCount: 0,
   };
 }
 

@@ -1,14 +1,17 @@
 /**
  * One ingest cycle for one (market, game): fetch → parse → normalise → store commit → book.
  * The book is updated only after the store transaction commits, so nothing is served that is
- * not durable. Every attempt yields a FetchRecord; failures are classified retryable/permanent.
+ * not durable. Every attempt yields a FetchRecord: retryable or permanent, the failure kind
+ * (the adapter's for fetches; `internal` for a parser bug, `store` for a failed commit,
+ * `no_data` when every observation was rejected), a one-line detail, and the unmapped count.
  */
 import type { Book } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Game } from '../domain/games.ts';
 import type { Observation } from '../domain/observation.ts';
-import type { FetchRecord, IngestBatch } from '../domain/quote.ts';
+import type { FetchFailure } from '../domain/fetch-failure.ts';
+import { FETCH_DETAIL_MAX, type FetchRecord, type IngestBatch } from '../domain/quote.ts';
 import { AdapterError, type MarketAdapter, type ParseResult } from '../markets/market-adapter.ts';
 import type { PriceStore } from '../store/price-store.ts';
 import type { FxTable } from './fx.ts';
@@ -17,7 +20,10 @@ import type { RejectionEvent } from './rejections.ts';
 
 export interface CycleDeps {
   catalogs: Partial<Record<Game, Catalog>>;
-  fx: FxTable;
+  /** The rates in force now (they may be refreshed between cycles). */
+  fx: () => FxTable;
+  /** Non-USD observations are refused when the rates are older than this (see fx.ts). */
+  fxMaxAgeMs?: number;
   book: Pick<Book, 'apply'>;
   store: Pick<PriceStore, 'writeBatch'>;
   clock: Clock;
@@ -54,6 +60,9 @@ export async function runCycle(
     errorKind: null,
     observationCount: 0,
     rejectedCount: 0,
+    failure: null,
+    detail: null,
+    unmappedCount: 0,
   };
   let stage: Stage = 'fetch';
   let rejections: RejectionEvent[] = [];
@@ -65,9 +74,10 @@ export async function runCycle(
     const { own, foreign } = splitForeign(parsed.observations, adapter, game);
     const { batch, rejected } = normalise(own, {
       catalogs: deps.catalogs,
-      fx: deps.fx,
+      fx: deps.fx(),
       now: deps.clock.now(),
       expected: { [market]: adapter.info },
+      ...(deps.fxMaxAgeMs === undefined ? {} : { fxMaxAgeMs: deps.fxMaxAgeMs }),
     });
     rejections = [
       ...parsed.rejected.map((rejection) => ({ ...rejection, market })),
@@ -76,6 +86,9 @@ export async function runCycle(
     ];
     record.observationCount = parsed.observations.length;
     record.rejectedCount = rejections.length;
+    record.unmappedCount = rejected.filter((entry) => entry.reason === 'unknown_item').length;
+    if (parsed.partial) noteFailure(record, parsed.partial.kind, parsed.partial.detail);
+    if (isEmptyBatch(batch) && rejections.length > 0) throw new NoDataError(rejections);
     stage = 'store';
     if (!isEmptyBatch(batch)) await deps.store.writeBatch(batch);
     record.ingestedAt = deps.clock.now();
@@ -86,8 +99,33 @@ export async function runCycle(
     if (stage === 'fetch') record.fetchedAt = deps.clock.now();
     record.errorKind = classify(error, stage);
     const message = error instanceof Error ? error.message : String(error);
+    noteFailure(record, failureKind(error, stage), message);
     return { record, batch: null, rejections, error: { kind: record.errorKind, message } };
   }
+}
+
+/** Every observation of a fetch was refused: nothing usable arrived, so the fetch failed. */
+class NoDataError extends Error {
+  constructor(rejections: readonly RejectionEvent[]) {
+    const first = rejections[0]!;
+    super(
+      `all ${rejections.length} observations rejected; first: ${first.reason}: ${first.detail}`,
+    );
+  }
+}
+
+function noteFailure(record: FetchRecord, kind: FetchFailure, detail: string): void {
+  record.failure = kind;
+  record.detail =
+    detail.length > FETCH_DETAIL_MAX ? `${detail.slice(0, FETCH_DETAIL_MAX - 1)}…` : detail;
+}
+
+function failureKind(error: unknown, stage: Stage): FetchFailure {
+  if (error instanceof NoDataError) return 'no_data';
+  if (stage === 'store') return 'store';
+  if (stage === 'fetch' && error instanceof AdapterError) return error.kind;
+  if (stage === 'fetch') return 'network';
+  return 'internal';
 }
 
 function applyToBook(deps: CycleDeps, batch: IngestBatch): void {
@@ -103,6 +141,7 @@ function applyToBook(deps: CycleDeps, batch: IngestBatch): void {
  * Parse failures are bugs in the adapter: permanent. Store failures: retryable.
  */
 function classify(error: unknown, stage: Stage): ErrorKind {
+  if (error instanceof NoDataError) return 'retryable';
   if (stage === 'parse') return 'permanent';
   if (stage === 'fetch' && error instanceof AdapterError && !error.retryable) return 'permanent';
   return 'retryable';
@@ -134,5 +173,10 @@ function splitForeign(observations: readonly Observation[], adapter: MarketAdapt
 }
 
 export function isEmptyBatch(batch: IngestBatch): boolean {
-  return batch.sides.length === 0 && batch.sales.length === 0 && batch.listings.length === 0;
+  return (
+    batch.sides.length === 0 &&
+    batch.sales.length === 0 &&
+    batch.listings.length === 0 &&
+    (batch.salesStats?.length ?? 0) === 0
+  );
 }

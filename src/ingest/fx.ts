@@ -4,15 +4,10 @@
  * Conversion is exact integer arithmetic (domain/money.ts `toUsdCents`, half up).
  */
 import { readFile } from 'node:fs/promises';
+import type { FxTable } from '../domain/fx.ts';
 import { MICRO, toUsdCents, type Cents } from '../domain/money.ts';
 
-export interface FxTable {
-  /** When the rates were observed (ms epoch). */
-  asOf: number;
-  source: string;
-  /** Micro-USD per one major unit; USD is always 1_000_000. */
-  usdMicroPerUnit: Readonly<Record<string, number>>;
-}
+export type { FxTable } from '../domain/fx.ts';
 
 /**
  * Static snapshot, NOT a live feed: approximate mid-market reference rates as of 2025-06-02,

@@ -4,7 +4,7 @@
  * `ingestedAt` is stamped with `ctx.now`; latency (ingestedAt − fetchedAt) is derived on read.
  */
 import type { Catalog } from '../catalog/catalog.ts';
-import { MINUTE } from '../domain/clock.ts';
+import { DAY, iso, MINUTE } from '../domain/clock.ts';
 import { isGame, type Game } from '../domain/games.ts';
 import { isMarketId, type MarketId } from '../domain/markets.ts';
 import type {
@@ -12,12 +12,15 @@ import type {
   ListingObservation,
   Observation,
   SaleObservation,
+  SalesStatsObservation,
 } from '../domain/observation.ts';
+import { SALES_WINDOWS } from '../domain/observation.ts';
 import {
   emptyBatch,
   type IngestBatch,
   type ListingRecord,
   type SaleRecord,
+  type SalesStatsRecord,
   type SideSnapshot,
 } from '../domain/quote.ts';
 import type { Rejection } from '../markets/market-adapter.ts';
@@ -43,6 +46,8 @@ export interface NormaliseContext {
   now: number;
   /** Declared unit per market (a MarketInfo fits); observations must match it exactly. */
   expected?: Partial<Record<MarketId, PriceUnit>>;
+  /** Refuse non-USD observations (`stale_fx`) when `now − fx.asOf` exceeds this. */
+  fxMaxAgeMs?: number;
 }
 
 export interface NormaliseRejection extends Rejection {
@@ -60,7 +65,8 @@ export interface NormaliseResult {
 type Normalised =
   | { kind: 'side'; record: SideSnapshot }
   | { kind: 'sale'; record: SaleRecord }
-  | { kind: 'listing'; record: ListingRecord };
+  | { kind: 'listing'; record: ListingRecord }
+  | { kind: 'sales_stats'; record: SalesStatsRecord };
 
 const fail = (reason: Rejection['reason'], detail: string) =>
   ({ ok: false, problem: { reason, detail } }) as const;
@@ -78,7 +84,8 @@ export function normalise(
       rejected.push({ ...result.problem, market, item: String(item), index });
     } else if (result.value.kind === 'side') batch.sides.push(result.value.record);
     else if (result.value.kind === 'sale') batch.sales.push(result.value.record);
-    else batch.listings.push(result.value.record);
+    else if (result.value.kind === 'listing') batch.listings.push(result.value.record);
+    else (batch.salesStats ??= []).push(result.value.record);
   }
   batch.sides = mergeSameSides(batch.sides);
   return { batch, rejected };
@@ -91,6 +98,8 @@ function normaliseOne(observation: Observation, ctx: NormaliseContext): Checked<
   }
   const unit = checkUnit(observation, ctx.fx, ctx.expected?.[observation.market]);
   if (unit) return { ok: false, problem: unit };
+  const staleRates = checkFxAge(observation.currency, ctx);
+  if (staleRates) return { ok: false, problem: staleRates };
   const catalog = ctx.catalogs[observation.game];
   if (!catalog) return fail('unknown_item', `no catalog loaded for ${observation.game}`);
   const item = typeof observation.item === 'string' ? resolveItem(catalog, observation.item) : null;
@@ -102,6 +111,8 @@ function normaliseOne(observation: Observation, ctx: NormaliseContext): Checked<
       return normaliseSale(observation, item.id, ctx);
     case 'listing':
       return normaliseListing(observation, item.id, ctx);
+    case 'sales_stats':
+      return normaliseSalesStats(observation, item.id, ctx);
     default:
       return fail(
         'malformed',
@@ -136,6 +147,17 @@ function checkUnit(
     };
   }
   return null;
+}
+
+function checkFxAge(currency: string, ctx: NormaliseContext): Rejection | null {
+  if (ctx.fxMaxAgeMs === undefined || currency === 'USD') return null;
+  const age = ctx.now - ctx.fx.asOf;
+  if (age <= ctx.fxMaxAgeMs) return null;
+  const days = Math.floor(age / DAY);
+  return {
+    reason: 'stale_fx',
+    detail: `${currency} rates dated ${iso(ctx.fx.asOf).slice(0, 10)} are ${days} days old`,
+  };
 }
 
 function checkTime(value: unknown, label: string, now: number): Rejection | null {
@@ -252,4 +274,49 @@ function checkListingFields(observation: ListingObservation, now: number): Rejec
   }
   if (typeof observation.isStatTrak !== 'boolean') return malformed('isStatTrak is not a boolean');
   return checkTime(observation.fetchedAt, 'fetchedAt', now);
+}
+
+function normaliseSalesStats(
+  observation: SalesStatsObservation,
+  itemId: string,
+  ctx: NormaliseContext,
+): Checked<Normalised> {
+  if (!SALES_WINDOWS.includes(observation.window)) {
+    return fail('malformed', `unknown sales window "${observation.window}"`);
+  }
+  if (!isCount(observation.volume))
+    return fail('malformed', `volume ${observation.volume} invalid`);
+  const prices: (number | null)[] = [];
+  for (const price of [observation.min, observation.max, observation.avg, observation.median]) {
+    if (price === null) {
+      prices.push(null);
+      continue;
+    }
+    const cents = priceToCents(price, observation, ctx.fx);
+    if (!cents.ok) return cents;
+    prices.push(cents.value);
+  }
+  const badTime = checkTime(observation.fetchedAt, 'fetchedAt', ctx.now);
+  if (badTime) return { ok: false, problem: badTime };
+  const [minPrice, maxPrice, avgPrice, medianPrice] = prices as [
+    number | null,
+    number | null,
+    number | null,
+    number | null,
+  ];
+  const record: SalesStatsRecord = {
+    game: observation.game,
+    itemId,
+    market: observation.market,
+    window: observation.window,
+    volume: observation.volume,
+    minPrice,
+    maxPrice,
+    avgPrice,
+    medianPrice,
+    fetchedAt: observation.fetchedAt,
+    ingestedAt: ctx.now,
+    originalCurrency: observation.currency,
+  };
+  return { ok: true, value: { kind: 'sales_stats', record } };
 }

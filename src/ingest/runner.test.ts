@@ -118,6 +118,9 @@ describe('runOnce: one cycle', () => {
       errorKind: null,
       observationCount: 3,
       rejectedCount: 1,
+      failure: null,
+      detail: null,
+      unmappedCount: 1,
     };
     assert.deepEqual(result.record, expectedRecord);
     assert.equal(store.batches.length, 1, 'one store write per cycle');

@@ -27,7 +27,10 @@ export interface IngestLogger extends WarnLogger {
 export interface IngestRunnerOptions {
   adapters: readonly MarketAdapter[];
   catalogs: Partial<Record<Game, Catalog>>;
-  fx: FxTable;
+  /** Fixed rates, or where to read the rates in force (a refreshed source). */
+  fx: FxTable | (() => FxTable);
+  /** Non-USD observations are refused when the rates are older than this. */
+  fxMaxAgeMs?: number;
   book: Pick<Book, 'apply'>;
   store: Pick<PriceStore, 'writeBatch' | 'recordFetches'>;
   fetchLog: Pick<FetchLog, 'append'>;
@@ -93,7 +96,8 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
 
   const cycleDeps = {
     catalogs: options.catalogs,
-    fx: options.fx,
+    fx: typeof options.fx === 'function' ? options.fx : constant(options.fx),
+    ...(options.fxMaxAgeMs === undefined ? {} : { fxMaxAgeMs: options.fxMaxAgeMs }),
     book: options.book,
     store,
     clock,
@@ -252,4 +256,8 @@ function buildPollers(options: IngestRunnerOptions): Map<string, Poller> {
     }
   }
   return pollers;
+}
+
+function constant(table: FxTable): () => FxTable {
+  return () => table;
 }

@@ -226,5 +226,8 @@ export function fetchRecord(market: MarketId, startedAt: number, ok = true): Fet
     errorKind: ok ? null : 'retryable',
     observationCount: ok ? 1 : 0,
     rejectedCount: 0,
+    failure: ok ? null : 'server_error',
+    detail: null,
+    unmappedCount: 0,
   };
 }

@@ -19,6 +19,9 @@ function fetch(market: MarketId, startedAt: number, latency: number | null): Fet
     errorKind: ok ? null : 'retryable',
     observationCount: ok ? 5 : 0,
     rejectedCount: 0,
+    failure: ok ? null : 'server_error',
+    detail: null,
+    unmappedCount: 0,
   };
 }
 

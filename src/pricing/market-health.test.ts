@@ -26,6 +26,9 @@ function record(startedAt: number, ok: boolean): FetchRecord {
     errorKind: ok ? null : 'retryable',
     observationCount: 1,
     rejectedCount: 0,
+    failure: ok ? null : 'server_error',
+    detail: null,
+    unmappedCount: 0,
   };
 }
 

@@ -120,6 +120,9 @@ export function fetchRecord(overrides: Partial<FetchRecord> = {}): FetchRecord {
     errorKind: null,
     observationCount: 4200,
     rejectedCount: 3,
+    failure: null,
+    detail: null,
+    unmappedCount: 2,
     ...overrides,
   };
 }

@@ -115,6 +115,9 @@ export function fetchCases(make: PriceStoreFactory): void {
         ingestedAt: null,
         observationCount: 0,
         rejectedCount: 0,
+        failure: 'rate_limited',
+        detail: 'buff163 GET /api/market/goods: HTTP 429',
+        unmappedCount: 0,
       });
       const early = fetchRecord({ startedAt: T0 - DAY, errorKind: 'permanent', ok: false });
       await store.recordFetches([late, failed]);

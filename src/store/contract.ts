@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { atomicityCases, gameIsolationCases, sideCases } from './contract-batches.ts';
 import { T0, fetchRecord, listing, sale, side, withStore } from './contract-fixtures.ts';
 import type { PriceStoreFactory } from './contract-fixtures.ts';
+import { liveTableCases } from './contract-live.ts';
 import { fetchCases, listingCases, retentionCases, saleCases } from './contract-records.ts';
 
 export type { PriceStoreFactory } from './contract-fixtures.ts';
@@ -74,5 +75,6 @@ export function priceStoreContract(name: string, makeStore: PriceStoreFactory): 
     describe('fetch records', () => fetchCases(makeStore));
     describe('retention', () => retentionCases(makeStore));
     describe('games', () => gameIsolationCases(makeStore));
+    describe('live-data tables', () => liveTableCases(makeStore));
   });
 }

@@ -3,6 +3,7 @@
  * Implementations: sqlite/ (embedded default) and postgres/ (scaled). Every implementation
  * passes the shared contract suite in contract.ts. Dialect specifics stay behind this port.
  */
+import type { FxTable } from '../domain/fx.ts';
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type {
@@ -10,6 +11,7 @@ import type {
   IngestBatch,
   ListingRecord,
   SaleRecord,
+  SalesStatsRecord,
   SideSnapshot,
 } from '../domain/quote.ts';
 
@@ -24,6 +26,12 @@ export interface PriceStore {
   loadSales(game: Game, sinceMs: number): Promise<SaleRecord[]>;
   /** Listings currently held (the latest per listing id). */
   loadListings(game: Game): Promise<ListingRecord[]>;
+  /** The latest sales statistics per (item, market, window). */
+  loadSalesStats(game: Game): Promise<SalesStatsRecord[]>;
+  /** Replaces the stored exchange rates (the last good table of the rate source). */
+  saveFxRates(table: FxTable): Promise<void>;
+  /** The stored exchange rates, or null when none were ever saved. */
+  loadFxRates(): Promise<FxTable | null>;
   /** Drops listings of (game, market) whose fetchedAt is older than `beforeMs`. */
   pruneListings(game: Game, market: MarketId, beforeMs: number): Promise<number>;
   recordFetches(rows: FetchRecord[]): Promise<void>;

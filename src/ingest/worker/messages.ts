@@ -24,6 +24,11 @@ export function splitBatch(batch: IngestBatch, size = SIDES_PER_MESSAGE): Ingest
   for (let start = 0; start < batch.sides.length; start += size) {
     parts.push({ sides: batch.sides.slice(start, start + size), sales: [], listings: [] });
   }
-  parts[0] = { ...parts[0]!, sales: batch.sales, listings: batch.listings };
+  parts[0] = {
+    ...parts[0]!,
+    sales: batch.sales,
+    listings: batch.listings,
+    ...(batch.salesStats ? { salesStats: batch.salesStats } : {}),
+  };
   return parts;
 }

@@ -180,6 +180,7 @@ class Channel implements HttpChannel {
       ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(conditional ? this.cache.validators(request.url) : {}),
       ...request.headers,
+      ...request.sign?.(clock.now()),
     };
     const raw = await transport.attempt(request, headers, signal);
     const receivedAt = clock.now();

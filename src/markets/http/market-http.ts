@@ -27,6 +27,8 @@ export interface HttpRequest {
   conditional?: boolean;
   /** How the request appears in logs and errors: never a secret, never a query string. */
   label: string;
+  /** Headers computed at the moment of each attempt (a dated signature stays fresh on retries). */
+  sign?: (now: number) => Readonly<Record<string, string>>;
 }
 
 export interface HttpResponse {

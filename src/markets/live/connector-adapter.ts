@@ -130,8 +130,7 @@ export class ConnectorAdapter implements MarketAdapter {
     if (!parser)
       return new HttpFailure('internal', `${this.info.id}: no parser for ${request.kind}`);
     try {
-      const now = this.options.clock.now();
-      const http = toHttpRequest(this.info.id, baseUrl, request, connector, credentials, now);
+      const http = toHttpRequest(this.info.id, baseUrl, request, connector, credentials);
       const response = await channel.send(http, signal);
       return safeParse(() =>
         parser(response.body, { game: request.game, now: response.receivedAt, request }),

@@ -1,7 +1,7 @@
 /**
  * A connector request to the wire request the HTTP port sends: the absolute URL (base URL,
  * path, query with repeated keys for arrays), the JSON body serialised once, the connector's
- * signature headers over exactly those bytes, and a label that names the market, method and
+ * signature over exactly those bytes (computed at each attempt, so it is never stale), and a label that names the market, method and
  * path but never a query string or secret.
  */
 import type { Connector, ConnectorRequest } from '../connector.ts';
@@ -22,21 +22,26 @@ export function toHttpRequest(
   request: ConnectorRequest,
   connector: Pick<Connector, 'sign'>,
   credentials: Readonly<Record<string, string>>,
-  now: number,
 ): HttpRequest {
   const url = requestUrl(baseUrl, request);
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-  const signature = connector.sign?.({
-    credentials,
-    now,
-    method: request.method,
-    pathWithQuery: url.pathname + url.search,
-    body: body ?? '',
-  });
+  const sign = connector.sign;
   return {
     method: request.method,
     url: url.toString(),
-    headers: { ...request.headers, ...signature },
+    ...(request.headers ? { headers: request.headers } : {}),
+    ...(sign
+      ? {
+          sign: (now: number) =>
+            sign({
+              credentials,
+              now,
+              method: request.method,
+              pathWithQuery: url.pathname + url.search,
+              body: body ?? '',
+            }),
+        }
+      : {}),
     ...(body === undefined ? {} : { body }),
     expect: request.expect ?? 'json',
     ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),

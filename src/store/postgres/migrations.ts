@@ -136,6 +136,38 @@ CREATE TABLE rollups_1d (${rollupColumns}
 ) WITH (fillfactor = 80);
 `;
 
+// Live connectors: why a fetch failed, one line of detail, unmapped names per fetch; the
+// markets' own sales statistics per trailing window (latest only); the last good exchange
+// rates of the rate source.
+const liveData = `
+ALTER TABLE fetch_records ADD COLUMN failure TEXT;
+ALTER TABLE fetch_records ADD COLUMN detail TEXT;
+ALTER TABLE fetch_records ADD COLUMN unmapped_count INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE sales_stats (
+  game TEXT NOT NULL,
+  market TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  sales_window TEXT NOT NULL,
+  volume INTEGER NOT NULL CHECK (volume >= 0),
+  min_price BIGINT,
+  max_price BIGINT,
+  avg_price BIGINT,
+  median_price BIGINT,
+  fetched_at epoch_ms NOT NULL,
+  ingested_at epoch_ms NOT NULL,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, market, item_id, sales_window)
+);
+
+CREATE TABLE fx_rates (
+  currency TEXT PRIMARY KEY,
+  usd_micro BIGINT NOT NULL CHECK (usd_micro > 0),
+  as_of epoch_ms NOT NULL,
+  source TEXT NOT NULL
+);
+`;
+
 export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
@@ -143,6 +175,7 @@ export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
     sql: initialSchema,
   },
   { version: 2, name: 'history rollups (10m, 1h, 1d)', sql: rollupSchema },
+  { version: 3, name: 'fetch failures, sales statistics, exchange rates', sql: liveData },
 ];
 
 /** The ledger table of the price store's migrations. */

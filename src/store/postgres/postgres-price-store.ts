@@ -26,6 +26,7 @@ import type { Pool, PoolClient, PostgresConnectionOptions } from './driver.ts';
 import { createPostgresHistory } from './history.ts';
 import { PostgresSeriesDirectory } from './history-series.ts';
 import { PARTITIONED_TIERS, rollupTable } from './history-statements.ts';
+import { loadFxRates, loadSalesStats, saveFxRates, upsertSalesStats } from './live-tables.ts';
 import { migrate } from './migrate.ts';
 import { PRICE_LEDGER, PRICE_MIGRATIONS } from './migrations.ts';
 import { nextMonthStart, partitionManager } from './partitions.ts';
@@ -62,7 +63,12 @@ function collect<Row, T>(rows: readonly Row[], map: (row: Row, intern: Intern) =
 }
 
 function isBatchEmpty(batch: IngestBatch): boolean {
-  return batch.sides.length === 0 && batch.sales.length === 0 && batch.listings.length === 0;
+  return (
+    batch.sides.length === 0 &&
+    batch.sales.length === 0 &&
+    batch.listings.length === 0 &&
+    (batch.salesStats?.length ?? 0) === 0
+  );
 }
 
 /** Builds every column array first, so a record the codec refuses fails before any I/O. */
@@ -143,6 +149,7 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       for (const months of rollupMonths) await months.ensure(times);
       const ids = await inTransaction(pool, async (client) => {
         const newSales = await writeColumns(client, columns, clock.now());
+        await upsertSalesStats(client, batch.salesStats ?? []);
         return writeRollups(client, directory, batch.sides, newSales);
       });
       directory.commit(ids);
@@ -161,6 +168,18 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       ready();
       const result = await pool.query<ListingRow>(sql.selectListings([game]));
       return collect(result.rows, listingFromRow);
+    },
+    async loadSalesStats(game: Game) {
+      ready();
+      return loadSalesStats(pool, game);
+    },
+    async saveFxRates(table) {
+      ready();
+      await saveFxRates(pool, table);
+    },
+    async loadFxRates() {
+      ready();
+      return loadFxRates(pool);
     },
     async pruneListings(game: Game, market: MarketId, beforeMs: number) {
       ready();

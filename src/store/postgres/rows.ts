@@ -3,6 +3,7 @@
  * parameter each and turned back into rows server-side by unnest(), so a 10k-row batch is a
  * single statement. Reads come back in array row mode, in the column orders of statements.ts.
  */
+import { isFetchFailure } from '../../domain/fetch-failure.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, ListingRecord, SaleRecord, SideSnapshot } from '../../domain/quote.ts';
@@ -13,8 +14,8 @@ import { arrayLiteral } from './array-literal.ts';
 import type { ElementKind } from './array-literal.ts';
 
 /** One bind parameter: a PostgreSQL array literal holding a column of the batch. */
-type Column = string;
-type Field<T> = [ElementKind, (record: T) => unknown];
+export type Column = string;
+export type Field<T> = [ElementKind, (record: T) => unknown];
 
 /** Keeps the last record per key, so a multi-row ON CONFLICT DO UPDATE never meets a key twice. */
 export function lastPerKey<T>(records: readonly T[], key: (record: T) => string): T[] {
@@ -29,7 +30,7 @@ export const sideKey = (side: SideSnapshot): string =>
 export const listingKey = (listing: ListingRecord): string =>
   `${listing.game}\u0000${listing.market}\u0000${listing.listingId}`;
 
-function columns<T>(records: readonly T[], fields: Array<Field<T>>): Column[] {
+export function columns<T>(records: readonly T[], fields: Array<Field<T>>): Column[] {
   return fields.map(([kind, field]) => arrayLiteral(kind, records, field));
 }
 
@@ -101,6 +102,9 @@ export function fetchColumns(records: readonly FetchRecord[]): Column[] {
     ['text', (r) => r.errorKind],
     ['number', (r) => r.observationCount],
     ['number', (r) => r.rejectedCount],
+    ['text', (r) => r.failure],
+    ['text', (r) => r.detail],
+    ['number', (r) => r.unmappedCount],
   ]);
 }
 
@@ -154,6 +158,9 @@ export type FetchRow = [
   errorKind: FetchRecord['errorKind'],
   observationCount: number,
   rejectedCount: number,
+  failure: string | null,
+  detail: string | null,
+  unmappedCount: number,
 ];
 
 export function fetchFromRow(row: FetchRow): FetchRecord {
@@ -167,5 +174,8 @@ export function fetchFromRow(row: FetchRow): FetchRecord {
     errorKind: row[6],
     observationCount: row[7],
     rejectedCount: row[8],
+    failure: isFetchFailure(row[9]) ? row[9] : null,
+    detail: row[10],
+    unmappedCount: row[11],
   };
 }

@@ -69,13 +69,14 @@ export const upsertListings = statement(
 export const insertFetches = statement(
   'insert_fetches',
   `INSERT INTO fetch_records (market, game, started_at, fetched_at, ingested_at, ok,
-     error_kind, observation_count, rejected_count)
+     error_kind, observation_count, rejected_count, failure, detail, unmapped_count)
    SELECT market, game, started_at, fetched_at, ingested_at, ok, error_kind,
-     observation_count, rejected_count
+     observation_count, rejected_count, failure, detail, unmapped_count
    FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[],
-     $6::boolean[], $7::text[], $8::integer[], $9::integer[])
+     $6::boolean[], $7::text[], $8::integer[], $9::integer[], $10::text[], $11::text[],
+     $12::integer[])
      WITH ORDINALITY AS u(market, game, started_at, fetched_at, ingested_at, ok, error_kind,
-       observation_count, rejected_count, position)
+       observation_count, rejected_count, failure, detail, unmapped_count, position)
    ORDER BY position`,
 );
 
@@ -110,7 +111,7 @@ export const selectListings = statement(
 export const selectFetches = statement(
   'select_fetches',
   `SELECT market, game, started_at, fetched_at, ingested_at, ok, error_kind,
-     observation_count, rejected_count
+     observation_count, rejected_count, failure, detail, unmapped_count
    FROM fetch_records WHERE started_at >= $1 ORDER BY started_at, id`,
   'array',
 );

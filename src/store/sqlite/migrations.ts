@@ -148,9 +148,43 @@ DROP TABLE rollup_journal;
 ALTER TABLE rollup_journal_ids RENAME TO rollup_journal;
 `;
 
+// Live connectors: why a fetch failed (a FetchFailure kind), one line of detail, and how many
+// observed names were not in the catalog (rows written before stay valid: null / 0); the
+// markets' own sales statistics per trailing window (latest only); the last good exchange
+// rates of the rate source, so a restart without network still converts.
+const liveData = `
+ALTER TABLE fetch_records ADD COLUMN failure TEXT;
+ALTER TABLE fetch_records ADD COLUMN detail TEXT;
+ALTER TABLE fetch_records ADD COLUMN unmapped_count INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE sales_stats (
+  game TEXT NOT NULL,
+  market TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  sales_window TEXT NOT NULL,
+  volume INTEGER NOT NULL,
+  min_price INTEGER,
+  max_price INTEGER,
+  avg_price INTEGER,
+  median_price INTEGER,
+  fetched_at INTEGER NOT NULL,
+  ingested_at INTEGER NOT NULL,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, market, item_id, sales_window)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE fx_rates (
+  currency TEXT PRIMARY KEY,
+  usd_micro INTEGER NOT NULL CHECK (usd_micro > 0),
+  as_of INTEGER NOT NULL,
+  source TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'latest sides, sales, listings, fetch records', sql: initialSchema },
   { version: 2, name: 'history rollups (10m, 1h, 1d)', sql: rollupSchema },
   { version: 3, name: 'rollup journal (observations not yet folded)', sql: journalSchema },
   { version: 4, name: 'rollup journal ids never reused', sql: monotonicJournal },
+  { version: 5, name: 'fetch failures, sales statistics, exchange rates', sql: liveData },
 ];

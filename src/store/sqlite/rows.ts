@@ -4,6 +4,7 @@
  * stickers JSON text. better-sqlite3 binds neither booleans nor undefined, so every parameter
  * list below holds numbers, strings, Buffers and nulls only.
  */
+import { isFetchFailure } from '../../domain/fetch-failure.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, ListingRecord, SaleRecord, SideSnapshot } from '../../domain/quote.ts';
@@ -36,8 +37,9 @@ export type ListingRow = [
   originalCurrency: string,
 ];
 
-export interface FetchRow extends Omit<FetchRecord, 'ok'> {
+export interface FetchRow extends Omit<FetchRecord, 'ok' | 'failure'> {
   ok: number;
+  failure: string | null;
 }
 
 export {
@@ -131,6 +133,9 @@ export function fetchParams(record: FetchRecord): Param[] {
     record.errorKind,
     record.observationCount,
     record.rejectedCount,
+    record.failure,
+    record.detail,
+    record.unmappedCount,
   ];
 }
 
@@ -145,5 +150,8 @@ export function fetchFromRow(row: FetchRow): FetchRecord {
     errorKind: row.errorKind,
     observationCount: row.observationCount,
     rejectedCount: row.rejectedCount,
+    failure: isFetchFailure(row.failure) ? row.failure : null,
+    detail: row.detail,
+    unmappedCount: row.unmappedCount,
   };
 }

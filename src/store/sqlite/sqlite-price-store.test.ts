@@ -59,6 +59,7 @@ describe('sqlite price store', () => {
         [2, Date.parse('2026-11-01T00:00:00Z')],
         [3, Date.parse('2026-11-01T00:00:00Z')],
         [4, Date.parse('2026-11-01T00:00:00Z')],
+        [5, Date.parse('2026-11-01T00:00:00Z')],
       ],
     );
     await second.close();

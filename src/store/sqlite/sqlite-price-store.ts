@@ -34,6 +34,14 @@ import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
 import type { HistoryStore } from '../history-store.ts';
 import type { PriceStore } from '../price-store.ts';
+import {
+  loadRates,
+  prepareLiveStatements,
+  saveRates,
+  statsFromRow,
+  statsRow,
+  type LiveStatements,
+} from './live-tables.ts';
 import { migrate } from './migrate.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import {
@@ -89,19 +97,29 @@ function collect<Row, T>(rows: Iterable<Row>, map: (row: Row, intern: Intern) =>
 }
 
 function isBatchEmpty(batch: IngestBatch): boolean {
-  return batch.sides.length === 0 && batch.sales.length === 0 && batch.listings.length === 0;
+  return (
+    batch.sides.length === 0 &&
+    batch.sales.length === 0 &&
+    batch.listings.length === 0 &&
+    (batch.salesStats?.length ?? 0) === 0
+  );
 }
 
 export function createSqlitePriceStore(options: SqlitePriceStoreOptions): SqlitePriceStore {
   const clock = options.clock ?? systemClock;
   const db = openPrices(options.path);
   let statements: Statements | null = null;
+  let live: LiveStatements | null = null;
   let rollups: StoreRollups | null = null;
   let closed = false;
 
   const ready = (): Statements => {
     if (statements === null) throw new Error('SqlitePriceStore: call init() first');
     return statements;
+  };
+  const liveReady = (): LiveStatements => {
+    if (live === null) throw new Error('SqlitePriceStore: call init() first');
+    return live;
   };
   const rollupsReady = (): StoreRollups => {
     if (rollups === null) throw new Error('SqlitePriceStore: call init() first');
@@ -117,6 +135,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       if (s.insertSale.run(saleParams(sale)).changes > 0) newSales.push(sale);
     }
     for (const listing of batch.listings) s.upsertListing.run(listingParams(listing));
+    for (const stats of batch.salesStats ?? []) liveReady().upsertStats.run(...statsRow(stats));
     s.markFirstWrite.run(clock.now());
     if (options.rollups !== false) rollupsReady().record(batch.sides, newSales);
   });
@@ -143,6 +162,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       if (statements !== null) return;
       openHistory(db, options.path);
       statements = prepareStatements(db);
+      live = prepareLiveStatements(db);
       rollups = await openStoreRollups(db, {
         path: options.path,
         clock,
@@ -170,6 +190,15 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     },
     async loadListings(game: Game) {
       return collect(ready().selectListings.iterate(game), listingFromRow);
+    },
+    async loadSalesStats(game: Game) {
+      return liveReady().selectStats.all(game).map(statsFromRow);
+    },
+    async saveFxRates(table) {
+      saveRates(db, liveReady(), table);
+    },
+    async loadFxRates() {
+      return loadRates(liveReady());
     },
     async pruneListings(game: Game, market: MarketId, beforeMs: number) {
       return ready().deleteListingsBefore.run(game, market, beforeMs).changes;

@@ -19,7 +19,8 @@ const LISTING_COLUMNS = `game, item_id, market, listing_id, price, float_value, 
 
 const FETCH_COLUMNS = `market, game, started_at AS startedAt, fetched_at AS fetchedAt,
   ingested_at AS ingestedAt, ok, error_kind AS errorKind,
-  observation_count AS observationCount, rejected_count AS rejectedCount`;
+  observation_count AS observationCount, rejected_count AS rejectedCount, failure, detail,
+  unmapped_count AS unmappedCount`;
 
 export function prepareStatements(db: Database.Database) {
   return {
@@ -56,8 +57,8 @@ export function prepareStatements(db: Database.Database) {
         original_currency = excluded.original_currency`),
     insertFetch: db.prepare<[Param[]]>(`
       INSERT INTO fetch_records (market, game, started_at, fetched_at, ingested_at, ok,
-        error_kind, observation_count, rejected_count)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        error_kind, observation_count, rejected_count, failure, detail, unmapped_count)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     markFirstWrite: db.prepare<[number]>(
       `INSERT OR IGNORE INTO store_marks (name, at) VALUES ('first_write', ?)`,
     ),
