@@ -64,6 +64,7 @@ function fill(): void {
       rejected: result.rejected.map((r) => ({ reason: r.reason, detail: r.detail })),
       ...(result.next?.length ? { next: result.next } : {}),
       ...(result.remember ? { remember: result.remember } : {}),
+      ...(result.failure ? { failure: result.failure } : {}),
       ...(unknownItems.length ? { unknownItems } : {}),
     };
   }

@@ -32,7 +32,11 @@ export const ServeConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   host: Type.String({ minLength: 1, default: '127.0.0.1' }),
   ...STORE_FIELDS,
-  source: Type.Union([Type.Literal('sim'), Type.Literal('none')], { default: 'sim' }),
+  source: Type.Union([Type.Literal('sim'), Type.Literal('live'), Type.Literal('none')], {
+    default: 'sim',
+  }),
+  /** Live sources' settings (`--markets FILE`); null: every connector with its defaults. */
+  marketsFile: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null }),
   seed: Type.Integer({ default: 42 }),
   backfillDays: Type.Number({ minimum: 0, maximum: 90, default: 7 }),
   backfillItems: Type.Integer({ minimum: 0, default: 150 }),
@@ -58,6 +62,7 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   redisUrl: 'REDIS_URL',
   redisPrefix: 'PRICING_REDIS_PREFIX',
   source: 'PRICING_SOURCE',
+  marketsFile: 'PRICING_MARKETS_FILE',
   seed: 'PRICING_SEED',
   backfillDays: 'PRICING_BACKFILL_DAYS',
   backfillItems: 'PRICING_BACKFILL_ITEMS',

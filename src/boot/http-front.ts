@@ -19,7 +19,8 @@ import { startServer } from '../http/server.ts';
 import type { FetchLog } from '../ingest/fetch-log.ts';
 import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
 import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
-import { marketInfo } from '../markets/registry.ts';
+import { demandNotingCatalogs, type DemandCounter } from '../ingest/priorities.ts';
+import { marketPlan } from './market-plan.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 
 /** The whole-catalog payload is rebuilt at most this often after a book change. */
@@ -36,6 +37,8 @@ export interface HttpFrontOptions {
   accessStore: AccessStore;
   /** History rollups; null where the store does not serve them yet (history answers 503). */
   history: HistoryStore | null;
+  /** Counts item lookups for the live connectors' per-item budgets (role `all`). */
+  demand?: DemandCounter;
 }
 
 export interface HttpFront {
@@ -106,16 +109,20 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     closers.push(() => itemsAll.close());
     await itemsAll.rebuild();
 
+    const plan = marketPlan(config);
     const app = await buildApp({
       clock,
-      catalogs,
+      catalogs: options.demand
+        ? demandNotingCatalogs(catalogs, options.demand, () => clock.now())
+        : catalogs,
       book,
       authenticator: access,
       planGate: checkPlan,
       limiter: quotas.limiter,
       healthLimiter: quotas.healthLimiter,
       fetchHistory: options.fetchLog,
-      marketCadence: (market) => marketInfo(market).cadenceMs,
+      marketCadence: (market) => plan.get(market)!.cadenceMs,
+      marketNote: (market) => plan.get(market)?.note ?? null,
       itemsAll,
       ...(options.history ? { history: options.history } : {}),
       feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,

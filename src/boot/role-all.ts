@@ -11,10 +11,13 @@ import { acquireServerLock, dataPaths, ensureDataDir } from '../cli/data-dir.ts'
 import type { ServeConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
 import { FetchLog } from '../ingest/fetch-log.ts';
-import { startIngestWorker } from '../ingest/worker/ingest-host.ts';
+import { GAMES } from '../domain/games.ts';
+import { DemandCounter } from '../ingest/priorities.ts';
+import { startIngestWorker, type IngestWorkerHandle } from '../ingest/worker/ingest-host.ts';
 import { backfillHistory } from './backfill.ts';
 import { chooseFxTable } from './fx-source.ts';
 import { startHttpFront } from './http-front.ts';
+import { marketPlan } from './market-plan.ts';
 import { restoreBook } from './restore.ts';
 import { ensureSharedDemoKey } from './shared-demo-key.ts';
 import { createAccessStore, createPriceStore, storeKind } from './stores.ts';
@@ -23,6 +26,24 @@ export interface AllRole {
   url: string;
   demoKey: string | null;
   close(): Promise<void>;
+}
+
+/** How often the HTTP thread tells the ingest worker which items users asked for. */
+export const DEMAND_SHARE_MS = 30_000;
+
+function postDemand(
+  worker: IngestWorkerHandle,
+  demand: DemandCounter,
+  catalogs: ReturnType<typeof loadCatalogs>,
+  now: number,
+): void {
+  for (const game of GAMES) {
+    const names = demand
+      .top(game, now)
+      .map((id) => catalogs[game].byId(id)?.marketHashName)
+      .filter((name): name is string => name !== undefined);
+    worker.send({ type: 'demand', game, names });
+  }
 }
 
 export async function startAllRole(
@@ -71,7 +92,9 @@ export async function startAllRole(
     const fetchLog = new FetchLog(clock);
     await fetchLog.load(store);
 
-    if (config.source === 'sim') {
+    const demand = new DemandCounter();
+    const polled = [...marketPlan(config).values()].some((market) => market.polled);
+    if (polled) {
       const worker = await startIngestWorker({
         config,
         book,
@@ -79,6 +102,12 @@ export async function startAllRole(
         onError: (message) => logger.error({ message }, 'ingest worker failed'),
       });
       closers.push(() => worker.stop());
+      const shareDemand = setInterval(
+        () => postDemand(worker, demand, catalogs, clock.now()),
+        DEMAND_SHARE_MS,
+      );
+      shareDemand.unref();
+      closers.push(() => clearInterval(shareDemand));
     }
 
     const front = await startHttpFront({
@@ -90,6 +119,7 @@ export async function startAllRole(
       fetchLog,
       accessStore,
       history,
+      demand,
     });
     closers.push(() => front.close());
     return { url: front.url, demoKey, close };

@@ -21,7 +21,8 @@ import type { PriceStore } from '../store/price-store.ts';
 import { backfillHistory } from './backfill.ts';
 import { createChangePublisher, type ChangePublisher } from './change-publisher.ts';
 import { chooseFxTable } from './fx-source.ts';
-import { createSimIngest } from './sim-ingest.ts';
+import { marketPlan } from './market-plan.ts';
+import { createSourceIngest } from './source-ingest.ts';
 import { createPriceStore } from './stores.ts';
 import type { Redis } from 'ioredis';
 
@@ -104,7 +105,8 @@ export async function startIngestRole(
       await backfillOnce({ config, clock, store, redis, owner, publisher, catalogs, logger });
     }
 
-    const markets = config.source === 'sim' ? [...MARKET_IDS] : [];
+    const plan = marketPlan(config);
+    const markets = MARKET_IDS.filter((market) => plan.get(market)?.polled);
     const keeper = createLeaseKeeper({
       markets,
       lease: redisLeases({ redis, prefix: config.redisPrefix, ttlMs: config.leaseMs, owner }),
@@ -115,9 +117,9 @@ export async function startIngestRole(
         logger.info({ market, owner }, held ? 'lease gained' : 'lease lost'),
     });
     const ingest =
-      config.source !== 'sim'
+      markets.length === 0
         ? null
-        : await createSimIngest({
+        : await createSourceIngest({
             config,
             catalogs,
             store,
@@ -131,7 +133,7 @@ export async function startIngestRole(
     closers.push(() => keeper.stop());
     if (ingest) {
       ingest.runner.start();
-      closers.push(() => ingest.runner.stop());
+      closers.push(() => ingest.close());
     }
 
     const retention = setInterval(() => {

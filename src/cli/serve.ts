@@ -6,6 +6,7 @@
 import { clockFromEnv } from '../boot/offset-clock.ts';
 import { resolveServeConfig, ConfigError } from '../config.ts';
 import { startService } from '../main.ts';
+import { loadLiveSettings, MarketsFileError } from '../markets/live/markets-file.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
 const OPTIONS = {
@@ -19,6 +20,7 @@ const OPTIONS = {
   'redis-prefix': { type: 'string' as const },
   'lease-ms': { type: 'string' as const },
   source: { type: 'string' as const },
+  markets: { type: 'string' as const },
   seed: { type: 'string' as const },
   'backfill-days': { type: 'string' as const },
   'backfill-items': { type: 'string' as const },
@@ -31,7 +33,7 @@ const OPTIONS = {
 function readConfig(argv: string[]) {
   const { values } = parseCommandArgs(argv, OPTIONS);
   try {
-    return resolveServeConfig({
+    const config = resolveServeConfig({
       role: values.role,
       port: values.port,
       host: values.host,
@@ -42,6 +44,7 @@ function readConfig(argv: string[]) {
       redisPrefix: values['redis-prefix'],
       leaseMs: values['lease-ms'],
       source: values.source,
+      marketsFile: values.markets,
       seed: values.seed,
       backfillDays: values['backfill-days'],
       backfillItems: values['backfill-items'],
@@ -50,8 +53,12 @@ function readConfig(argv: string[]) {
       feesFile: values.fees,
       logLevel: values['log-level'],
     });
+    if (config.source === 'live') loadLiveSettings(config.marketsFile);
+    return config;
   } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
+    if (error instanceof ConfigError || error instanceof MarketsFileError) {
+      throw new UsageError(error.message);
+    }
     throw error;
   }
 }

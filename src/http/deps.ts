@@ -85,6 +85,8 @@ export interface AppDeps {
   healthLimiter: RateLimiter;
   fetchHistory: FetchHistory;
   marketCadence: MarketCadence;
+  /** Why a market is not polled in this configuration (health's `note`); default none. */
+  marketNote?: (market: MarketId) => string | null;
   itemsAll: ItemsAllProvider;
   /** Markets polled for a game; defaults to MARKETS_BY_GAME. */
   marketsForGame?: (game: Game) => readonly MarketId[];

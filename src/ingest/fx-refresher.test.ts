@@ -58,7 +58,7 @@ describe('FX refresher against a loopback rate source', () => {
 
   test('fetches, stores with the publication date, and revalidates with If-Modified-Since', async () => {
     const fx = refresher();
-    assert.equal(await fx.start(), 'updated');
+    assert.equal(await (await fx.start()).first, 'updated');
     assert.equal(fx.current().asOf, Date.parse('2026-11-23T00:00:00Z'));
     assert.deepEqual(await store.loadFxRates(), fx.current());
     assert.equal(await fx.refresh(), 'unchanged');
@@ -71,7 +71,7 @@ describe('FX refresher against a loopback rate source', () => {
   test('with the source down or serving garbage, the stored rates stay in force after a restart', async () => {
     serve = 'down';
     const restarted = refresher();
-    assert.equal(await restarted.start(), 'failed');
+    assert.equal(await (await restarted.start()).first, 'failed');
     assert.equal(restarted.current().source, 'ECB euro reference rates of 2026-11-23');
     serve = 'garbage';
     assert.equal(await restarted.refresh(), 'failed');

@@ -42,8 +42,11 @@ export type RefreshOutcome = 'updated' | 'unchanged' | 'failed' | 'refused';
 
 export interface FxRefresher {
   current(): FxTable;
-  /** Loads the stored rates (if newer than the fallback) and fetches once. */
-  start(): Promise<RefreshOutcome>;
+  /**
+   * Loads the stored rates (if newer than the fallback), then fetches in the background and
+   * keeps refreshing; `first` settles with that first fetch's outcome.
+   */
+  start(): Promise<{ first: Promise<RefreshOutcome> }>;
   refresh(): Promise<RefreshOutcome>;
   stop(): void;
 }
@@ -110,9 +113,11 @@ export function createFxRefresher(options: FxRefresherOptions): FxRefresher {
     async start() {
       const stored = await store.loadFxRates();
       if (stored && stored.asOf >= table.asOf) table = stored;
-      const outcome = await refresh();
-      schedule(outcome);
-      return outcome;
+      const first = refresh().then((outcome) => {
+        schedule(outcome);
+        return outcome;
+      });
+      return { first };
     },
     refresh,
     stop() {

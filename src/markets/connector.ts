@@ -5,6 +5,7 @@
  * a body into observations in the market's own units, rejections, and the follow-up requests
  * of a paginated poll. The I/O around them is shared (`live/connector-adapter.ts`).
  */
+import type { FetchFailure } from '../domain/fetch-failure.ts';
 import type { Game } from '../domain/games.ts';
 import type { ParseResult, MarketInfo } from './market-adapter.ts';
 import type { RequestLimit } from './http/market-http.ts';
@@ -77,6 +78,11 @@ export interface PageResult extends ParseResult {
   next?: ConnectorRequest[];
   /** Facts for later polls, merged into `PollContext.memory`. */
   remember?: Readonly<Record<string, string>>;
+  /**
+   * The upstream refused in its body what its status called success (e.g. Buff's
+   * `"Login Required"` with HTTP 200): reported like a failed request of that kind.
+   */
+  failure?: { kind: FetchFailure; detail: string };
 }
 
 export type ResponseParser = (body: unknown, ctx: ParseContext) => PageResult;

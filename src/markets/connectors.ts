@@ -5,6 +5,7 @@
  */
 import type { MarketId } from '../domain/markets.ts';
 import type { Connector } from './connector.ts';
+import { connector as buff163 } from './buff163/connector.ts';
 import { connector as csdeals } from './csdeals/connector.ts';
 import { connector as csfloat } from './csfloat/connector.ts';
 import { connector as cstrade } from './cstrade/connector.ts';
@@ -25,6 +26,7 @@ import { connector as whitemarket } from './whitemarket/connector.ts';
 export const LIVE_CONNECTORS: readonly Connector[] = [
   steamcommunity,
   skinport,
+  buff163,
   csfloat,
   marketcsgo,
   waxpeer,

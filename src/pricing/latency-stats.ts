@@ -8,6 +8,7 @@
  * there is nothing to measure; fetch_count is then 0.
  */
 import { DAY, iso, SECOND } from '../domain/clock.ts';
+import type { FetchFailure } from '../domain/fetch-failure.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { FetchRecord } from '../domain/quote.ts';
 import { nearestRank, roundedMean } from './stats.ts';
@@ -23,6 +24,10 @@ export interface MarketLatency {
   fetch_count: number;
   error_rate: number | null;
   slo_breach_rate: number | null;
+  /** Extension: share of fetches that failed (whole or in part) with each kind. */
+  error_rates_by_kind: Partial<Record<FetchFailure, number>>;
+  /** Extension: unmapped names over observations, null with no observations. */
+  unmapped_rate: number | null;
 }
 
 export interface MarketLatencyReport {
@@ -44,9 +49,15 @@ export function marketLatency(market: MarketId, records: readonly FetchRecord[])
   const latencies: number[] = [];
   let failures = 0;
   let breaches = 0;
+  let observed = 0;
+  let unmapped = 0;
+  const kinds = new Map<FetchFailure, number>();
   for (const record of records) {
     const latency = fetchLatency(record);
     if (!record.ok) failures += 1;
+    if (record.failure !== null) kinds.set(record.failure, (kinds.get(record.failure) ?? 0) + 1);
+    observed += record.observationCount;
+    unmapped += record.unmappedCount;
     if (latency === null || latency > SLO_LATENCY_MS) breaches += 1;
     if (latency !== null) latencies.push(latency);
   }
@@ -59,6 +70,12 @@ export function marketLatency(market: MarketId, records: readonly FetchRecord[])
     fetch_count: records.length,
     error_rate: rate(failures, records.length),
     slo_breach_rate: rate(breaches, records.length),
+    error_rates_by_kind: Object.fromEntries(
+      [...kinds]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([kind, count]) => [kind, rate(count, records.length)!]),
+    ),
+    unmapped_rate: rate(unmapped, observed),
   };
 }
 

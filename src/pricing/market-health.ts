@@ -11,6 +11,7 @@
  */
 import { HOUR, iso, MINUTE } from '../domain/clock.ts';
 import type { MarketSides } from '../book/book.ts';
+import type { FetchFailure } from '../domain/fetch-failure.ts';
 import { STALE_AFTER_MS } from '../domain/freshness.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { FetchRecord } from '../domain/quote.ts';
@@ -32,6 +33,10 @@ export interface MarketHealthRow {
   listingsCount: number | null;
   freshnessCoveragePct: number | null;
   healthBars: HealthBar[];
+  /** Extension: the newest fetch in the window that failed, whole or in part. */
+  lastError: { at: string; kind: FetchFailure; detail: string | null } | null;
+  /** Extension: why the market is not polled (null when it is). */
+  note: string | null;
 }
 
 /** What the book says about one market, gathered once per book version. */
@@ -49,6 +54,7 @@ export interface MarketHealthInput {
   /** This market's fetch records (any order). */
   records: readonly FetchRecord[];
   book: MarketBookStats | undefined;
+  note?: string | null;
 }
 
 export function liveness(lastSuccessAt: number | null, cadenceMs: number, now: number): Liveness {
@@ -134,5 +140,26 @@ export function marketHealthRow(input: MarketHealthInput, now: number): MarketHe
     listingsCount: book && book.askRows > 0 ? book.listings : null,
     freshnessCoveragePct: freshnessCoveragePct(book, now),
     healthBars: healthBars(input.records, now),
+    lastError: lastError(input.records, now),
+    note: input.note ?? null,
   };
+}
+
+/** The newest record in the health window carrying a failure kind. */
+export function lastError(
+  records: readonly FetchRecord[],
+  now: number,
+): MarketHealthRow['lastError'] {
+  let newest: FetchRecord | null = null;
+  for (const record of records) {
+    if (
+      record.failure === null ||
+      record.startedAt > now ||
+      record.startedAt < now - HEALTH_WINDOW_MS
+    )
+      continue;
+    if (!newest || record.startedAt >= newest.startedAt) newest = record;
+  }
+  if (!newest || newest.failure === null) return null;
+  return { at: iso(newest.startedAt), kind: newest.failure, detail: newest.detail };
 }

@@ -40,6 +40,7 @@ export function healthRoutes(app: App, deps: AppDeps, views: BookViews): void {
           lastSuccessAt: last.get(market) ?? null,
           records: byMarket.get(market) ?? [],
           book: stats.get(market),
+          note: deps.marketNote?.(market) ?? null,
         },
         now,
       ),

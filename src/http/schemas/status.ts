@@ -1,5 +1,6 @@
 /** Response schemas of the status endpoints (snake_case) and market health (camelCase). */
 import { Type } from '@sinclair/typebox';
+import { FETCH_FAILURES } from '../../domain/fetch-failure.ts';
 import { Nullable, StringEnum, Timestamp } from './common.ts';
 
 const FreshnessStatus = StringEnum(['healthy', 'degraded', 'stale'] as const);
@@ -27,6 +28,18 @@ export const MarketLatencyReport = Type.Object({
       fetch_count: Type.Integer(),
       error_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
       slo_breach_rate: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+      error_rates_by_kind: Type.Record(Type.String(), Type.Number({ minimum: 0, maximum: 1 }), {
+        description:
+          'Extension: share of fetches whose failure (whole or partial) was of each kind ' +
+          `(${FETCH_FAILURES.join(', ')}); kinds that did not occur are absent.`,
+      }),
+      unmapped_rate: Nullable(
+        Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description: 'Extension: share of observed items whose name is not in the catalog.',
+        }),
+      ),
     }),
   ),
   window_hours: Type.Integer(),
@@ -47,6 +60,19 @@ export const MarketHealthRows = Type.Array(
     listingsCount: Nullable(Type.Integer()),
     freshnessCoveragePct: Nullable(Type.Number({ minimum: 0, maximum: 100 })),
     healthBars: Type.Array(HealthBar, { minItems: 48, maxItems: 48 }),
+    lastError: Nullable(
+      Type.Object(
+        {
+          at: Timestamp(),
+          kind: StringEnum(FETCH_FAILURES),
+          detail: Nullable(Type.String()),
+        },
+        { description: 'Extension: the newest failed (or partly failed) fetch in 24 hours.' },
+      ),
+    ),
+    note: Nullable(
+      Type.String({ description: 'Extension: why the market is not polled, when it is not.' }),
+    ),
   }),
 );
 

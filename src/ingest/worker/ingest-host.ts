@@ -9,6 +9,7 @@ import type { HostMessage, IngestWorkerConfig, WorkerMessage } from './messages.
 
 export interface IngestWorkerHandle {
   stop(): Promise<void>;
+  send(message: HostMessage): void;
 }
 
 export interface IngestWorkerOptions {
@@ -33,6 +34,7 @@ export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestW
   let stopped: (() => void) | null = null;
   return new Promise((resolve, reject) => {
     const handle: IngestWorkerHandle = {
+      send: (message) => worker.postMessage(message),
       stop: () =>
         new Promise<void>((done) => {
           stopped = done;

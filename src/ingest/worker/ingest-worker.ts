@@ -1,5 +1,5 @@
 /**
- * The ingest worker thread (role `all`): polls the simulated markets, normalises, commits to the
+ * The ingest worker thread (role `all`): polls the configured markets, normalises, commits to the
  * store on its own connection (SQLite file or PostgreSQL pool, as configured), and posts each
  * committed batch and fetch record to the HTTP thread, which applies them to its in-memory book.
  * Keeps parsing and synchronous SQLite writes off the thread that answers requests. With
@@ -10,7 +10,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { createChangePublisher, type ChangePublisher } from '../../boot/change-publisher.ts';
 import { clockFromEnv } from '../../boot/offset-clock.ts';
-import { createSimIngest } from '../../boot/sim-ingest.ts';
+import { createSourceIngest } from '../../boot/source-ingest.ts';
 import { createPriceStore } from '../../boot/stores.ts';
 import { loadCatalogs } from '../../catalog/index.ts';
 import type { IngestBatch } from '../../domain/quote.ts';
@@ -47,7 +47,7 @@ async function run() {
     for (const part of splitBatch(batch)) post({ type: 'batch', batch: part });
     publisher?.apply(batch);
   };
-  const { runner } = await createSimIngest({
+  const ingest = await createSourceIngest({
     config,
     catalogs: loadCatalogs(),
     store,
@@ -58,13 +58,13 @@ async function run() {
   });
   const stop = async () => {
     clearInterval(retention);
-    await runner.stop();
+    await ingest.close();
     await publisher?.flush();
     await bus?.close();
     await store.close();
   };
   port.on('message', (message: HostMessage) => {
-    if (message.type !== 'stop') return;
+    if (message.type === 'demand') return ingest.priorities.setDemand(message.game, message.names);
     void stop().finally(() => post({ type: 'stopped' }));
   });
   const retention = setInterval(() => {
@@ -73,7 +73,7 @@ async function run() {
     );
   }, RETENTION_INTERVAL_MS);
   retention.unref();
-  runner.start();
+  ingest.runner.start();
   post({ type: 'ready' });
 }
 

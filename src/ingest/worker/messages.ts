@@ -1,5 +1,6 @@
 /** Messages between the ingest worker thread and the thread that serves HTTP. */
 import type { ServeConfig } from '../../config.ts';
+import type { Game } from '../../domain/games.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 
 /** The validated serve configuration: the worker opens a store of the same kind on its own. */
@@ -12,7 +13,8 @@ export type WorkerMessage =
   | { type: 'stopped' }
   | { type: 'failed'; message: string };
 
-export type HostMessage = { type: 'stop' };
+/** `demand`: the item names API users asked for most recently, most wanted first. */
+export type HostMessage = { type: 'stop' } | { type: 'demand'; game: Game; names: string[] };
 
 /** Sides per message: small enough that applying one never stalls the HTTP thread. */
 export const SIDES_PER_MESSAGE = 2_000;

@@ -50,7 +50,8 @@ export function openEnvelope(body: unknown): Envelope {
     const code = typeof body.code === 'string' ? body.code : JSON.stringify(body.code);
     const hint = ERROR_HINTS[code];
     const detail = `Buff answered code ${JSON.stringify(code)}${errorText(body)}${hint ? `: ${hint}` : ''}`;
-    return { ok: false, page: malformedBody(detail) };
+    const kind = hint ? 'auth' : 'bad_body';
+    return { ok: false, page: { observations: [], rejected: [], failure: { kind, detail } } };
   }
   if (!isRecord(body.data)) return { ok: false, page: malformedBody('no data object') };
   return { ok: true, data: body.data };

@@ -121,7 +121,8 @@ describe('market HTTP client over loopback', () => {
     assert.equal(server.received.length - before, 1, 'not retried');
     assert.equal(channel.state().blockedUntil, clock.now() + 120_000);
     const blocked = await failureOf(channel.send(get(`${server.url}/go-away`)));
-    assert.equal(blocked.kind, 'budget', 'nothing is sent before Retry-After passes');
+    assert.equal(blocked.kind, 'rate_limited', 'nothing is sent before Retry-After passes');
+    assert.match(blocked.message, /waiting out its Retry-After \(120 s more\)/);
     assert.equal(server.received.length - before, 1);
   });
 
@@ -194,6 +195,10 @@ describe('circuit breaker over loopback', () => {
     const sent = server.received.length - before;
     const blocked = await failureOf(channel.send(request));
     assert.equal(blocked.kind, 'circuit_open');
+    assert.match(
+      blocked.message,
+      /circuit open for 30 s more after repeated failures; last: .*HTTP 500/,
+    );
     assert.equal(server.received.length - before, sent, 'nothing sent while open');
 
     clock.advance(30 * SECOND);

@@ -80,6 +80,8 @@ class Channel implements HttpChannel {
   private readonly breaker: CircuitBreaker;
   private readonly cache = new ConditionalCache();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The failure that last counted against the breaker: named while the circuit is open. */
+  private lastFailure: HttpFailure | null = null;
 
   constructor(
     private readonly options: ChannelOptions,
@@ -131,7 +133,11 @@ class Channel implements HttpChannel {
     const admission = this.breaker.admit(this.client.clock.now());
     if (!admission.allowed) {
       const seconds = Math.ceil((admission.retryAt - this.client.clock.now()) / SECOND);
-      throw new HttpFailure('circuit_open', `${request.label}: circuit open for ${seconds} s more`);
+      const cause = this.lastFailure ? `; last: ${this.lastFailure.message}` : '';
+      throw new HttpFailure(
+        'circuit_open',
+        `${request.label}: circuit open for ${seconds} s more after repeated failures${cause}`,
+      );
     }
     try {
       const response = await this.exchange(request, attempt, signal);
@@ -142,7 +148,10 @@ class Channel implements HttpChannel {
         error instanceof HttpFailure ? error : new HttpFailure('internal', String(error));
       if (signal?.aborted) this.breaker.release();
       else if (NEUTRAL.has(failure.kind)) this.breaker.release();
-      else this.breaker.failure(this.client.clock.now());
+      else {
+        this.lastFailure = failure;
+        this.breaker.failure(this.client.clock.now());
+      }
       throw failure;
     }
   }
@@ -158,9 +167,14 @@ class Channel implements HttpChannel {
         const wait = this.budget.waitAt(now);
         if (wait === 0) return this.budget.spend(now);
         if (now + wait > deadline) {
+          const seconds = Math.ceil(wait / SECOND);
+          if (this.budget.blockedAt(now) !== null) {
+            const detail = `${request.label}: the market answered 429; waiting out its Retry-After (${seconds} s more)`;
+            throw new HttpFailure('rate_limited', detail, null, wait);
+          }
           throw new HttpFailure(
             'budget',
-            `${request.label}: request budget spent; next slot in ${Math.ceil(wait / SECOND)} s`,
+            `${request.label}: request budget spent; next slot in ${seconds} s`,
           );
         }
         await sleep(wait);

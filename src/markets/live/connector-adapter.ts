@@ -38,6 +38,8 @@ export interface ConnectorAdapterOptions {
   priorities?: (game: Game) => readonly string[];
   /** Signatures are dated with it. */
   clock: Clock;
+  /** Replaces each request's own timeout (the markets file's `timeoutSeconds`). */
+  timeoutMs?: number | null;
 }
 
 interface Failed {
@@ -53,7 +55,7 @@ export interface PollBody {
 const DEFAULT_MAX_REQUESTS = 50;
 const MEMORY_LIMIT = 200_000;
 /** After these, the channel will not send anything for a while: stop the poll early. */
-const STOPS_POLL = new Set(['budget', 'circuit_open', 'rate_limited']);
+const STOPS_POLL = new Set(['budget', 'circuit_open', 'rate_limited', 'auth']);
 
 export class ConnectorAdapter implements MarketAdapter {
   readonly info: ConnectorInfo;
@@ -82,6 +84,13 @@ export class ConnectorAdapter implements MarketAdapter {
       if (outcome instanceof HttpFailure) {
         body.failures.push({ request, failure: outcome });
         if (STOPS_POLL.has(outcome.kind)) break;
+        continue;
+      }
+      if (outcome.failure) {
+        const failure = new HttpFailure(outcome.failure.kind, outcome.failure.detail);
+        body.failures.push({ request, failure });
+        if (outcome.observations.length > 0) body.pages.push(outcome);
+        if (STOPS_POLL.has(failure.kind)) break;
         continue;
       }
       body.pages.push(outcome);
@@ -130,7 +139,9 @@ export class ConnectorAdapter implements MarketAdapter {
     if (!parser)
       return new HttpFailure('internal', `${this.info.id}: no parser for ${request.kind}`);
     try {
-      const http = toHttpRequest(this.info.id, baseUrl, request, connector, credentials);
+      const timeoutMs = this.options.timeoutMs;
+      const timed = timeoutMs ? { ...request, timeoutMs } : request;
+      const http = toHttpRequest(this.info.id, baseUrl, timed, connector, credentials);
       const response = await channel.send(http, signal);
       return safeParse(() =>
         parser(response.body, { game: request.game, now: response.receivedAt, request }),

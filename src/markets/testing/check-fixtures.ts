@@ -40,6 +40,14 @@ export function assertResponseFixture(
   });
   assert.deepEqual(result.next ?? [], fixture.expected.next ?? [], `${where}: next requests`);
   assert.deepEqual(result.remember ?? {}, fixture.expected.remember ?? {}, `${where}: remember`);
+  assert.equal(result.failure?.kind, fixture.expected.failure?.kind, `${where}: failure kind`);
+  const detail = fixture.expected.failure?.detail;
+  if (detail !== undefined) {
+    assert.ok(
+      result.failure?.detail.includes(detail),
+      `${where}: failure detail lacks "${detail}"`,
+    );
+  }
   const catalog = catalogs[fixture.request.game];
   assert.ok(catalog, `${where}: no catalog for ${fixture.request.game}`);
   const unknown = [

@@ -24,6 +24,8 @@ export interface ResponseFixture {
   response: { status?: number; headers?: Record<string, string>; body: unknown };
   /** false: a garbage or edge case the stand-ins must not serve as the market's normal answer. */
   serve?: boolean;
+  /** What else a stand-in request must carry to get this answer: JSON body fields (lists aside). */
+  match?: { body?: unknown };
   expected: {
     observations: Observation[];
     rejected: { reason: Rejection['reason']; detail?: string }[];
@@ -31,6 +33,8 @@ export interface ResponseFixture {
     remember?: Record<string, string>;
     /** Names in `observations` that are not in our catalog (counted as unmapped by ingest). */
     unknownItems?: string[];
+    /** A refusal the body carried (reported as a failed request of this kind). */
+    failure?: { kind: string; detail?: string };
   };
 }
 

@@ -36,6 +36,24 @@ function queryMatches(fixture: ResponseFixture, request: ReceivedRequest): boole
   return true;
 }
 
+/** Scalars the fixture's body names must be equal in the request's; lists (titles) vary. */
+function subsetMatches(expected: unknown, actual: unknown): boolean {
+  if (Array.isArray(expected)) return true;
+  if (typeof expected !== 'object' || expected === null) return expected === actual;
+  if (typeof actual !== 'object' || actual === null) return false;
+  const held = actual as Record<string, unknown>;
+  return Object.entries(expected).every(([key, value]) => subsetMatches(value, held[key]));
+}
+
+function bodyMatches(fixture: ResponseFixture, request: ReceivedRequest): boolean {
+  if (fixture.match?.body === undefined) return true;
+  try {
+    return subsetMatches(fixture.match.body, JSON.parse(request.body));
+  } catch {
+    return false;
+  }
+}
+
 function pick(
   fixtures: readonly ResponseFixture[],
   request: ReceivedRequest,
@@ -43,7 +61,9 @@ function pick(
   const onPath = fixtures.filter(
     (fixture) => fixture.request.method === request.method && fixture.request.path === request.path,
   );
-  return onPath.find((fixture) => queryMatches(fixture, request)) ?? null;
+  const matches = (fixture: ResponseFixture) =>
+    queryMatches(fixture, request) && bodyMatches(fixture, request);
+  return onPath.find(matches) ?? null;
 }
 
 export async function startStandIn(
