@@ -19,7 +19,9 @@ describe('resolveServeConfig', () => {
 
   test('bad values are refused with the field named', () => {
     assert.throws(() => resolveServeConfig({ port: 'abc' }, {}), ConfigError);
-    assert.throws(() => resolveServeConfig({ source: 'live' }, {}), /source/);
+    assert.throws(() => resolveServeConfig({ source: 'replay' }, {}), /source/);
+    assert.equal(resolveServeConfig({ source: 'live' }, {}).source, 'live');
+    assert.equal(resolveServeConfig({}, { PRICING_MARKETS_FILE: 'm.json' }).marketsFile, 'm.json');
     assert.throws(() => resolveServeConfig({ port: '70000' }, {}), /port/);
   });
 

@@ -76,6 +76,8 @@ describe('latencyReport', () => {
       fetch_count: 0,
       error_rate: null,
       slo_breach_rate: null,
+      error_rates_by_kind: {},
+      unmapped_rate: null,
     });
     assert.deepEqual(report.markets[1], {
       market: 'buff163',
@@ -85,6 +87,22 @@ describe('latencyReport', () => {
       fetch_count: 1,
       error_rate: 1,
       slo_breach_rate: 1,
+      error_rates_by_kind: { server_error: 1 },
+      unmapped_rate: null,
     });
+  });
+
+  test('failure kinds, partial failures of successful fetches, and unmapped names', () => {
+    const partial = { ...fetch('skinport', NOW - 3000, 200), failure: 'client_error' as const };
+    const timeout = { ...fetch('skinport', NOW - 2000, null), failure: 'timeout' as const };
+    const mapped = {
+      ...fetch('skinport', NOW - 1000, 100),
+      observationCount: 40,
+      unmappedCount: 3,
+    };
+    const row = latencyReport(['skinport'], [partial, timeout, mapped], NOW).markets[0]!;
+    assert.equal(row.error_rate, 0.3333, 'only the whole failure counts as an error');
+    assert.deepEqual(row.error_rates_by_kind, { client_error: 0.3333, timeout: 0.3333 });
+    assert.equal(row.unmapped_rate, 0.0667, '3 of 45 observations');
   });
 });

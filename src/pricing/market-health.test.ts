@@ -9,6 +9,7 @@ import {
   collectMarketBookStats,
   firstBarStart,
   healthBars,
+  lastError,
   liveness,
   marketHealthRow,
 } from './market-health.ts';
@@ -96,6 +97,8 @@ describe('marketHealthRow', () => {
       listingsCount: 10,
       freshnessCoveragePct: 66.7,
       healthBars: new Array(BAR_COUNT).fill(null),
+      lastError: null,
+      note: null,
     });
     const bidsOnly = marketHealthRow(
       {
@@ -120,5 +123,42 @@ describe('marketHealthRow', () => {
       [row.status, row.lastEventAt, row.listingsCount, row.freshnessCoveragePct],
       ['stale', null, null, null],
     );
+  });
+});
+
+describe('lastError and note (extensions)', () => {
+  test('the newest failed or partly failed fetch in 24 hours, with its kind and detail', () => {
+    const failed = {
+      ...record(NOW - 2 * MINUTE, false),
+      detail: 'skinport GET /v1/items: HTTP 503',
+    };
+    const partial = {
+      ...record(NOW - MINUTE, true),
+      failure: 'client_error' as const,
+      detail: '1 of 2 requests failed',
+    };
+    const old = { ...record(NOW - 25 * 60 * MINUTE, false), failure: 'timeout' as const };
+    const ok = record(NOW - 30_000, true);
+    assert.deepEqual(lastError([failed, partial, old, ok], NOW), {
+      at: new Date(NOW - MINUTE).toISOString(),
+      kind: 'client_error',
+      detail: '1 of 2 requests failed',
+    });
+    assert.equal(lastError([old, ok], NOW), null, 'failures older than the window are gone');
+  });
+
+  test('a market that is not polled says why', () => {
+    const input = {
+      market: 'skindeck' as const,
+      cadenceMs: MINUTE,
+      lastSuccessAt: null,
+      records: [],
+      book: undefined,
+    };
+    assert.equal(
+      marketHealthRow({ ...input, note: 'no live connector (simulated only)' }, NOW).note,
+      'no live connector (simulated only)',
+    );
+    assert.equal(marketHealthRow(input, NOW).note, null);
   });
 });

@@ -47,6 +47,8 @@ describe('200', () => {
       listingsCount: null,
       freshnessCoveragePct: null,
       healthBars: new Array(48).fill(null),
+      lastError: null,
+      note: null,
     });
     assert.equal(response.json()[0].listingsCount, 1);
     assert.equal(response.json()[0].freshnessCoveragePct, 100);
