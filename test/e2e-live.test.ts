@@ -186,3 +186,59 @@ describe('end to end: live connectors against loopback stand-ins', () => {
     assert.notEqual(healthAfter.find((row) => row.id === 'skinport')!.status, 'live');
   });
 });
+
+describe('end to end: --source live with no network', () => {
+  const dir = tempDataDir();
+  let server: RunningServer;
+
+  before(async () => {
+    const closed = await startStandInSet([]);
+    const deadUrl = closed.ecb.url;
+    await closed.close();
+    const markets = Object.fromEntries(
+      LIVE_CONNECTORS.map(({ info }) => [info.id, { baseUrl: deadUrl, pollSeconds: 10 }]),
+    );
+    const file = join(dir, 'markets.json');
+    writeFileSync(file, JSON.stringify({ markets, fx: { url: `${deadUrl}/rates.xml` } }));
+    server = await startServer(['--source', 'live', '--markets', file, '--data', dir]);
+  });
+  after(async () => {
+    await server?.stop('SIGKILL');
+  });
+
+  test('the service starts, serves, and health shows each market down with its reason', async () => {
+    const rows = await eventually(async () => {
+      const response = await fetch(`${server.baseUrl}/v1/markets/health`);
+      const current: HealthRow[] = await response.json();
+      const polled = current.filter((row) => row.note === null);
+      return polled.length > 0 && polled.every((row) => row.lastError !== null) ? current : null;
+    });
+    for (const row of rows) {
+      assert.equal(row.status, 'stale', row.id);
+      if (row.note !== null)
+        assert.match(row.note, /needs PRICING_[\w ]+ \(not set\)|no live connector/);
+      else assert.ok(['network', 'circuit_open'].includes(row.lastError!.kind), row.id);
+    }
+    assert.ok(rows.some((row) => /needs PRICING_BUFF163_SESSION/.test(row.note ?? '')));
+    const key = readFileSync(join(dir, 'demo-key.txt'), 'utf8').trim();
+    const latency = await (
+      await fetch(`${server.baseUrl}/v1/status/market-latency`, {
+        headers: { Authorization: `ApiKey ${key}` },
+      })
+    ).json();
+    const polled = rows.filter((entry) => entry.note === null).map((entry) => entry.id);
+    const measured = latency.markets.filter((entry: { market: MarketId }) =>
+      polled.includes(entry.market),
+    );
+    for (const row of measured)
+      assert.equal(row.error_rate, 1, `${row.market}: every fetch failed`);
+    for (const row of measured) {
+      assert.ok(row.error_rates_by_kind.network > 0, `${row.market}: connections refused`);
+      assert.equal(
+        row.error_rates_by_kind.budget,
+        undefined,
+        'refused connections spend no budget',
+      );
+    }
+  });
+});

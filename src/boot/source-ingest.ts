@@ -21,6 +21,7 @@ import { nodeTimers } from '../ingest/schedule.ts';
 import { createMarketHttp } from '../markets/http/http-client.ts';
 import { ConnectorAdapter } from '../markets/live/connector-adapter.ts';
 import { loadLiveSettings } from '../markets/live/markets-file.ts';
+import type { Connector } from '../markets/connector.ts';
 import type { MarketAdapter } from '../markets/market-adapter.ts';
 import { createSimAdapters } from '../markets/sim/adapters.ts';
 import type { PriceStore } from '../store/price-store.ts';
@@ -78,6 +79,8 @@ async function liveSource(
   for (const [market, live] of settings.markets) {
     if (!plan.get(market)?.polled) continue;
     const { connector } = live;
+    const tight = budgetWarning(connector, live.cadenceMs);
+    if (tight) logger.warn({ market, cadenceMs: live.cadenceMs }, tight);
     adapters.push(
       new ConnectorAdapter({
         connector,
@@ -114,6 +117,21 @@ async function liveSource(
       await http.close();
     },
   };
+}
+
+/**
+ * A cadence at which even one request per poll and game exceeds a published limit: the polls
+ * will then fail with `budget` (the limit always wins), so say so at boot.
+ */
+export function budgetWarning(connector: Connector, cadenceMs: number): string | null {
+  const games = connector.info.games.length;
+  for (const limit of connector.info.limits) {
+    const polls = Math.ceil(limit.windowMs / cadenceMs) * games;
+    if (polls > limit.requests) {
+      return `polling every ${cadenceMs / 1000} s asks for at least ${polls} requests per ${limit.windowMs / 1000} s; the published limit is ${limit.requests}: some polls will fail with "budget"`;
+    }
+  }
+  return null;
 }
 
 export async function createSourceIngest(options: SourceIngestOptions): Promise<SourceIngest> {

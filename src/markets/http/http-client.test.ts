@@ -150,12 +150,20 @@ describe('market HTTP client over loopback', () => {
     assert.equal(server.received.length - before, 1);
   });
 
-  test('a refused connection is a network failure', async () => {
+  test('a refused connection is a network failure and gives its budget back', async () => {
     const closed = await startLoopback();
     const url = `${closed.url}/nothing`;
     await closed.close();
-    const failure = await failureOf(http.channel('refused', open).send(get(url)));
-    assert.equal(failure.kind, 'network');
+    const channel = http.channel('refused', {
+      limits: [{ requests: 2, windowMs: MINUTE }],
+      maxQueueMs: 0,
+    });
+    for (let i = 0; i < 2; i += 1) {
+      const failure = await failureOf(channel.send(get(url)));
+      assert.equal(failure.kind, 'network', 'never budget: nothing reached the upstream');
+      assert.equal(failure.reachedUpstream, false);
+    }
+    assert.deepEqual(channel.state().used, [0]);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * The MarketHttp implementation: per upstream channel, every attempt first waits for the
- * request budget (or fails with `budget`), then asks the circuit breaker (or fails with
- * `circuit_open`), then goes out through the transport with the project's User-Agent, the
+ * The MarketHttp implementation: per upstream channel, every attempt first asks the circuit
+ * breaker (or fails with `circuit_open`), then waits for the request budget (or fails with
+ * `budget`; a token spent on a request that never reached the upstream is given back), then
+ * goes out through the transport with the project's User-Agent, the
  * accepted encodings and any stored validators. Statuses are classified (429 → rate_limited,
  * 5xx → server_error, 401/403 → auth, other 4xx → client_error); timeouts, network errors,
  * 5xx, HTML and truncated bodies are retried with jittered backoff, and 429 is retried only
@@ -129,7 +130,6 @@ class Channel implements HttpChannel {
   }
 
   private async attempt(request: HttpRequest, attempt: number, signal?: AbortSignal) {
-    await this.takeToken(request);
     const admission = this.breaker.admit(this.client.clock.now());
     if (!admission.allowed) {
       const seconds = Math.ceil((admission.retryAt - this.client.clock.now()) / SECOND);
@@ -139,13 +139,16 @@ class Channel implements HttpChannel {
         `${request.label}: circuit open for ${seconds} s more after repeated failures${cause}`,
       );
     }
+    let spentAt: number | null = null;
     try {
+      spentAt = await this.takeToken(request);
       const response = await this.exchange(request, attempt, signal);
       this.breaker.success();
       return response;
     } catch (error) {
       const failure =
         error instanceof HttpFailure ? error : new HttpFailure('internal', String(error));
+      if (spentAt !== null && !failure.reachedUpstream) this.budget.refund(spentAt);
       if (signal?.aborted) this.breaker.release();
       else if (NEUTRAL.has(failure.kind)) this.breaker.release();
       else {
@@ -156,8 +159,8 @@ class Channel implements HttpChannel {
     }
   }
 
-  /** Waits its turn and for budget; requests of one channel take tokens one at a time. */
-  private takeToken(request: HttpRequest): Promise<void> {
+  /** Waits its turn and for budget (one request at a time); resolves with the spend time. */
+  private takeToken(request: HttpRequest): Promise<number> {
     const maxQueueMs = this.options.maxQueueMs ?? 60 * SECOND;
     const turn = this.queue.then(async () => {
       const { clock, sleep } = this.client;
@@ -165,7 +168,10 @@ class Channel implements HttpChannel {
       for (;;) {
         const now = clock.now();
         const wait = this.budget.waitAt(now);
-        if (wait === 0) return this.budget.spend(now);
+        if (wait === 0) {
+          this.budget.spend(now);
+          return now;
+        }
         if (now + wait > deadline) {
           const seconds = Math.ceil(wait / SECOND);
           if (this.budget.blockedAt(now) !== null) {

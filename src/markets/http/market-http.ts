@@ -49,6 +49,8 @@ export class HttpFailure extends Error {
     readonly status: number | null = null,
     /** From `Retry-After`, when the upstream sent one. */
     readonly retryAfterMs: number | null = null,
+    /** False when the request never reached the upstream (refused, unresolvable host). */
+    readonly reachedUpstream = true,
   ) {
     super(message);
   }

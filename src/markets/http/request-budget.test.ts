@@ -61,6 +61,15 @@ describe('request budget', () => {
     assert.equal(budget.waitAt(5_000), 0);
   });
 
+  test('a refunded token is as if never spent', () => {
+    const budget = new RequestBudget([{ requests: 1, windowMs: 60_000 }]);
+    budget.spend(1_000);
+    assert.equal(budget.waitAt(2_000), 59_000);
+    budget.refund(1_000);
+    assert.equal(budget.waitAt(2_000), 0);
+    assert.deepEqual(budget.usedAt(2_000), [0]);
+  });
+
   test('invalid limits are refused', () => {
     assert.throws(() => new RequestBudget([{ requests: 0, windowMs: 1 }]));
   });

@@ -4,34 +4,41 @@
  * send times of its last `requests` sends, and a send is allowed only when the oldest of them is
  * at least a window old. So no window of that length, wherever it starts, ever holds more than
  * `requests` sends (a classic bucket refilling at a steady rate would allow twice that across a
- * window boundary). `Retry-After` blocks the whole budget until the time it names.
+ * window boundary). A request that never left (the connection was refused or its host did not
+ * resolve) gets its token back. `Retry-After` blocks the whole budget until the time it names.
  */
 import type { RequestLimit } from './market-http.ts';
 
 class Ring {
-  private readonly times: number[] = [];
-  private next = 0;
+  /** Send times still inside the window, oldest first; never more than `requests`. */
+  private times: number[] = [];
 
   constructor(readonly limit: RequestLimit) {}
 
+  private expire(now: number): void {
+    while (this.times.length > 0 && this.times[0]! <= now - this.limit.windowMs) this.times.shift();
+  }
+
   /** 0 when a send is allowed at `now`, else the ms until it is. */
   waitAt(now: number): number {
+    this.expire(now);
     if (this.times.length < this.limit.requests) return 0;
-    const oldest = this.times[this.next]!;
-    return Math.max(0, oldest + this.limit.windowMs - now);
+    return Math.max(0, this.times[0]! + this.limit.windowMs - now);
   }
 
   spend(now: number): void {
-    if (this.times.length < this.limit.requests) {
-      this.times.push(now);
-      return;
-    }
-    this.times[this.next] = now;
-    this.next = (this.next + 1) % this.limit.requests;
+    this.times.push(now);
+    if (this.times.length > this.limit.requests) this.times.shift();
+  }
+
+  refund(at: number): void {
+    const index = this.times.lastIndexOf(at);
+    if (index >= 0) this.times.splice(index, 1);
   }
 
   usedAt(now: number): number {
-    return this.times.filter((time) => time > now - this.limit.windowMs).length;
+    this.expire(now);
+    return this.times.length;
   }
 }
 
@@ -58,6 +65,11 @@ export class RequestBudget {
   /** Spends one token of every limit; only call after `waitAt(now)` returned 0. */
   spend(now: number): void {
     for (const ring of this.rings) ring.spend(now);
+  }
+
+  /** Gives back the token spent at `at`: the request never reached the upstream. */
+  refund(at: number): void {
+    for (const ring of this.rings) ring.refund(at);
   }
 
   /** Nothing is sent before `until` (a `Retry-After`). */

@@ -86,6 +86,9 @@ async function readCapped(
   return Buffer.concat(chunks);
 }
 
+/** Errors raised before a connection existed: the upstream never saw the request. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
 function networkFailure(error: unknown, label: string, timedOut: boolean): HttpFailure {
   if (error instanceof HttpFailure) return error;
   const code = (error as { code?: string }).code ?? '';
@@ -95,7 +98,9 @@ function networkFailure(error: unknown, label: string, timedOut: boolean): HttpF
     return new HttpFailure('bad_body', `${label}: body does not decompress (${message})`);
   }
   const cause = (error as { cause?: { code?: string } }).cause?.code;
-  return new HttpFailure('network', `${label}: ${cause ?? code ?? ''} ${message}`.trim());
+  const reached = !NEVER_SENT.has(cause ?? code);
+  const detail = `${label}: ${cause ?? code ?? ''} ${message}`.trim();
+  return new HttpFailure('network', detail, null, null, reached);
 }
 
 export function createUndiciTransport(): Transport {
