@@ -4,7 +4,7 @@ import { manualClock, MINUTE } from '../../domain/clock.ts';
 import type { Connector, ConnectorRequest } from '../connector.ts';
 import { createMarketHttp } from '../http/http-client.ts';
 import type { MarketHttp } from '../http/market-http.ts';
-import { AdapterError } from '../market-adapter.ts';
+import type { AdapterError } from '../market-adapter.ts';
 import { startLoopback, type Loopback } from '../testing/loopback.ts';
 import { ConnectorAdapter, type PollBody } from './connector-adapter.ts';
 
