@@ -1,13 +1,27 @@
 /** `npm run bench`: every benchmark, each reporting a ratio against a baseline from the same run. */
 import { benchHistory } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
+import { benchLiveBudgets } from './live-budget.ts';
+import { benchLiveIngest } from './live-ingest.ts';
 import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-out.ts';
 import { benchApiScaling } from './scaling.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
+/** `npm run bench -- live` runs only the sections whose name contains the argument. */
+const only = process.argv[2];
+const wanted = (section: string) => !only || section.includes(only);
 
 console.log(`node ${process.version}; 50 connections; 8 s per measurement after a 2 s warm-up`);
+if (wanted('live')) {
+  console.log(
+    '\n## Live connectors: ingest throughput of the largest bulk feeds at full-catalog size',
+  );
+  await benchLiveIngest();
+  console.log('\n## Live connectors: request budget per market per hour against its limit');
+  await benchLiveBudgets();
+}
+if (!wanted('reads history scale-out')) process.exit(0);
 console.log(
   '\n## Key-gated reads through auth + plan + quota, full CS2 catalog, simulator running',
 );
