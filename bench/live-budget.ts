@@ -24,6 +24,10 @@ function mostInAnyWindow(times: readonly number[], windowMs: number): number {
   return most;
 }
 
+function windowText(ms: number): string {
+  return ms < MINUTE ? `${ms / 1000} s` : `${ms / MINUTE} min`;
+}
+
 function perHour(connector: Connector): number {
   return Math.min(...connector.info.limits.map((l) => (l.requests * HOUR) / l.windowMs));
 }
@@ -74,9 +78,7 @@ async function simulateHour(connector: Connector): Promise<string> {
   }
   const inHour = times.filter((t) => t < start + HOUR);
   const windows = connector.info.limits
-    .map(
-      (l) => `${mostInAnyWindow(times, l.windowMs)}/${l.requests} per ${l.windowMs / MINUTE} min`,
-    )
+    .map((l) => `${mostInAnyWindow(times, l.windowMs)}/${l.requests} per ${windowText(l.windowMs)}`)
     .join(', ');
   const limit = perHour(connector);
   return `${connector.info.id.padEnd(15)} ${String(connector.info.cadenceMs / MINUTE).padStart(4)} min  ${String(polls).padStart(4)} polls  ${String(inHour.length).padStart(5)} requests/h  limit ${String(Math.round(limit)).padStart(5)}/h  ${((inHour.length / limit) * 100).toFixed(0).padStart(3)}%  busiest window ${windows}`;
