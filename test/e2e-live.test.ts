@@ -124,6 +124,13 @@ describe('end to end: live connectors against loopback stand-ins', () => {
     assert.equal(price('csfloat'), 1189, 'cents as published');
     assert.equal(price('buff163'), 1089, '77.50 CNY × 1.1571 / 8.2313, half up');
     for (const quote of quotes.markets) assert.equal(quote.isStale, false);
+    const analytics = await eventually(async () => {
+      const body = await get('/v1/market-analytics/AK-47%20%7C%20Redline%20(Field-Tested)');
+      const skinport = body.markets.find((row: { market: string }) => row.market === 'skinport');
+      return skinport.sales_stats ? skinport.sales_stats : null;
+    });
+    assert.equal(analytics['24h'].volume, 38, "Skinport's own 24-hour sales count");
+    assert.equal(analytics['24h'].median_price, 1446, '12.50 EUR median, converted');
   });
 
   test('misbehaving upstreams: last good prices stay, turn stale, and health says why', async () => {

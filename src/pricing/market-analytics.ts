@@ -10,13 +10,16 @@
  * - Rolling averages are over the window's observations (rollups.ts) and may be fractional
  *   cents: rounded to 2 decimals. Minimum and maximum are integer cents.
  * - A market without quotes or observations in the window is a row of nulls.
+ * - Extension `sales_stats`: the market's own statistics of its sales per trailing window, as
+ *   it publishes them (Skinport's 24h/7d/30d/90d, Steam's 24h), or null when it publishes none.
  */
 import type { MarketSides } from '../book/book.ts';
 import { HOUR, iso } from '../domain/clock.ts';
 import { isStale } from '../domain/freshness.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { Cents } from '../domain/money.ts';
-import type { SideSnapshot } from '../domain/quote.ts';
+import type { SalesWindow } from '../domain/observation.ts';
+import type { SalesStatsRecord, SideSnapshot } from '../domain/quote.ts';
 import { quoteSize, type ItemRef } from './book-view.ts';
 import { spreadState } from './top-of-book.ts';
 import { bucketStart, coverRange, TIER_MS, type TierSpan } from './rollup-buckets.ts';
@@ -40,6 +43,17 @@ export interface MarketAnalyticsRow {
   buy_max_price: Cents | null;
   buy_avg_order_count: number | null;
   buy_avg_total_quantity: number | null;
+  sales_stats: Partial<Record<SalesWindow, MarketSalesStats>> | null;
+}
+
+export interface MarketSalesStats {
+  volume: number;
+  min_price: Cents | null;
+  max_price: Cents | null;
+  avg_price: Cents | null;
+  median_price: Cents | null;
+  fetched_at: string;
+  is_stale: boolean;
 }
 
 export interface MarketAnalytics {
@@ -101,6 +115,26 @@ function rollingFields(window: RollupRow | undefined) {
   };
 }
 
+function salesStatsFields(
+  records: readonly SalesStatsRecord[],
+  now: number,
+): MarketAnalyticsRow['sales_stats'] {
+  if (records.length === 0) return null;
+  const byWindow: Partial<Record<SalesWindow, MarketSalesStats>> = {};
+  for (const record of records) {
+    byWindow[record.window] = {
+      volume: record.volume,
+      min_price: record.minPrice,
+      max_price: record.maxPrice,
+      avg_price: record.avgPrice,
+      median_price: record.medianPrice,
+      fetched_at: iso(record.fetchedAt),
+      is_stale: isStale(record.fetchedAt, now),
+    };
+  }
+  return byWindow;
+}
+
 /**
  * One row per market in `markets` (in that order). `windows` holds each market's window
  * merged into one row (absent when the market observed nothing in the window).
@@ -112,6 +146,7 @@ export function marketAnalytics(
   windows: ReadonlyMap<MarketId, RollupRow>,
   windowHours: number,
   now: number,
+  salesStats: readonly SalesStatsRecord[] = [],
 ): MarketAnalytics {
   const byMarket = new Map(sides.map((entry) => [entry.market, entry]));
   return {
@@ -122,6 +157,10 @@ export function marketAnalytics(
       market,
       ...currentFields(byMarket.get(market), now),
       ...rollingFields(windows.get(market)),
+      sales_stats: salesStatsFields(
+        salesStats.filter((record) => record.market === market),
+        now,
+      ),
     })),
     calculated_at: iso(now),
   };

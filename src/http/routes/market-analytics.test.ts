@@ -22,7 +22,22 @@ async function prepared() {
     quote('ask', 'skinport', 1290, T0 - 40 * MINUTE, 12),
     quote('bid', 'skinport', 1300, T0 - MINUTE, 5),
   ];
-  book.apply({ sides: current, sales: [], listings: [] });
+  const stats = (window: '24h' | '7d', volume: number, fetchedAt: number) => ({
+    game: 'cs2' as const,
+    itemId: current[0]!.itemId,
+    market: 'skinport' as const,
+    window,
+    volume,
+    minPrice: volume > 0 ? 1150 : null,
+    maxPrice: volume > 0 ? 1420 : null,
+    avgPrice: volume > 0 ? 1263 : null,
+    medianPrice: volume > 0 ? 1250 : null,
+    fetchedAt,
+    ingestedAt: fetchedAt,
+    originalCurrency: 'EUR',
+  });
+  const salesStats = [stats('24h', 38, T0 - 5 * MINUTE), stats('7d', 0, T0 - 31 * MINUTE)];
+  book.apply({ sides: current, sales: [], listings: [], salesStats });
   return harness;
 }
 
@@ -63,6 +78,26 @@ describe('200', () => {
       buy_max_price: 1100,
       buy_avg_order_count: 4,
       buy_avg_total_quantity: 5,
+      sales_stats: {
+        '24h': {
+          volume: 38,
+          min_price: 1150,
+          max_price: 1420,
+          avg_price: 1263,
+          median_price: 1250,
+          fetched_at: new Date(T0 - 5 * MINUTE).toISOString(),
+          is_stale: false,
+        },
+        '7d': {
+          volume: 0,
+          min_price: null,
+          max_price: null,
+          avg_price: null,
+          median_price: null,
+          fetched_at: new Date(T0 - 31 * MINUTE).toISOString(),
+          is_stale: true,
+        },
+      },
     });
     const quiet = body.markets.find((row: { market: string }) => row.market === 'buff163');
     const { market, ...rest } = quiet;

@@ -52,7 +52,8 @@ export function marketAnalyticsRoutes(app: App, deps: AppDeps): void {
       const spans = analyticsSpans(now, hours);
       const windows = await readWindows(store, 'cs2', item.id, markets, spans);
       const sides = deps.book.sides('cs2', item.id);
-      return marketAnalytics(item, markets, sides, windows, hours, now);
+      const stats = deps.book.salesStats('cs2', item.id);
+      return marketAnalytics(item, markets, sides, windows, hours, now, stats);
     },
   );
 }

@@ -1,10 +1,21 @@
 /** Response schema of market analytics (snake_case, every row field nullable). */
 import { Type } from '@sinclair/typebox';
+import { SALES_WINDOWS } from '../../domain/observation.ts';
 import { Nullable, Timestamp } from './common.ts';
 
 const cents = (description: string) => Nullable(Type.Integer({ description }));
 const average = (description: string) =>
   Nullable(Type.Number({ description: `${description} May be fractional (2 decimals).` }));
+
+const WindowStats = Type.Object({
+  volume: Type.Integer({ description: 'Units sold in the trailing window.' }),
+  min_price: cents('Lowest sale price in the window.'),
+  max_price: cents('Highest sale price in the window.'),
+  avg_price: cents('Mean sale price in the window, as the market rounds it.'),
+  median_price: cents('Median sale price in the window.'),
+  fetched_at: Timestamp(),
+  is_stale: Type.Boolean({ description: 'Fetched over 30 min ago.' }),
+});
 
 export const MarketAnalyticsRow = Type.Object({
   market: Type.String(),
@@ -28,6 +39,16 @@ export const MarketAnalyticsRow = Type.Object({
   buy_max_price: cents('Highest observed bid over the window.'),
   buy_avg_order_count: average('Mean buy orders behind the observed bids.'),
   buy_avg_total_quantity: average('Mean units the observed bids absorb.'),
+  sales_stats: Nullable(
+    Type.Object(
+      Object.fromEntries(SALES_WINDOWS.map((window) => [window, Type.Optional(WindowStats)])),
+      {
+        description:
+          "Extension: the market's own statistics of its sales per trailing window (Skinport " +
+          '24h/7d/30d/90d, Steam 24h); null when the market publishes none.',
+      },
+    ),
+  ),
 });
 
 export const MarketAnalytics = Type.Object({
