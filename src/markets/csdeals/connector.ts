@@ -33,6 +33,7 @@
 import { MINUTE } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
 import type { Connector, ConnectorRequest, PollContext } from '../connector.ts';
+import { MIB, bulkGet } from '../formats/bulk-asks.ts';
 import { CURRENCY, SCALE, parseLowestPrices, parseSalesHistory } from './parse.ts';
 
 const APP_ID: Readonly<Record<Game, number>> = { cs2: 730, rust: 252490 };
@@ -47,15 +48,10 @@ export function steamName(name: string): string {
 }
 
 function lowestPrices(game: Game): ConnectorRequest {
+  const query = { appid: APP_ID[game] };
   return {
-    kind: 'lowest_prices',
-    game,
-    method: 'GET',
-    path: '/API/IPricing/GetLowestPrices/v1',
-    query: { appid: APP_ID[game] },
-    conditional: true,
-    timeoutMs: 60_000,
-    maxBytes: 16 * 1024 * 1024,
+    ...bulkGet('lowest_prices', game, '/API/IPricing/GetLowestPrices/v1', query),
+    maxBytes: 16 * MIB,
   };
 }
 

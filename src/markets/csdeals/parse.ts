@@ -3,8 +3,14 @@
  * with, the lowest-price list (one ask per name) and the multi-item sales history (single
  * sales). Facts and sources: the module comment of ./connector.ts.
  */
-import type { ObservationBase } from '../../domain/observation.ts';
 import type { PageResult, ParseContext } from '../connector.ts';
+import {
+  askRows,
+  namedRows,
+  observationBase,
+  type AskRow,
+  type RowNaming,
+} from '../formats/bulk-asks.ts';
 import {
   ResultBuilder,
   isRecord,
@@ -12,7 +18,7 @@ import {
   readName,
   readSale,
   readUnixSeconds,
-  topLevel,
+  type Read,
 } from '../formats/common.ts';
 import { decimalPrice } from '../formats/prices.ts';
 import { withPhase } from '../naming.ts';
@@ -21,15 +27,19 @@ export const CURRENCY = 'USD';
 export const SCALE = 100;
 const readPrice = decimalPrice(SCALE);
 
-function base(ctx: ParseContext, name: string): ObservationBase {
-  return { game: ctx.game, market: 'csdeals', item: name, currency: CURRENCY, scale: SCALE };
+const base = observationBase('csdeals', CURRENCY, SCALE);
+
+/** Rows named by `field`, with a `phase` spliced in when a row carries one. */
+function named(label: string, field: string): RowNaming {
+  const name = (row: Record<string, unknown>): string | null => {
+    const read = readName(row[field]);
+    return read === null ? null : withPhase(read, row.phase);
+  };
+  return { label, noName: `no ${field}`, name };
 }
 
-/** The row's name, with a `phase` spliced in when a row carries one. */
-function rowName(raw: unknown, phase: unknown): string | null {
-  const name = readName(raw);
-  return name === null ? null : withPhase(name, phase);
-}
+const ITEMS = named('item', 'marketname');
+const HISTORY = named('history', 'name');
 
 type Envelope = { ok: true; response: unknown } | { ok: false; result: PageResult };
 
@@ -62,16 +72,11 @@ export function parseLowestPrices(body: unknown, ctx: ParseContext): PageResult 
     return malformedBody(`appid ${JSON.stringify(response.appid)}, asked ${String(asked)}`);
   }
   const time = { at: readUnixSeconds(response.time_updated), kind: 'time_updated' };
-  const out = new ResultBuilder();
-  response.items.forEach((row, index) => {
-    const name = isRecord(row) ? rowName(row.marketname, row.phase) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no marketname' }, `item ${index}`);
-    }
-    const asks = topLevel(row.lowest_price, 1, readPrice);
-    out.side(base(ctx, name), 'ask', asks, null, ctx.now, time);
+  const ask = (row: Record<string, unknown>): Read<AskRow> => ({
+    ok: true,
+    value: { price: row.lowest_price, count: null, time },
   });
-  return out.result();
+  return askRows(response.items, { ...ITEMS, base, price: readPrice, ask }, ctx);
 }
 
 const ZONED_ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
@@ -101,11 +106,7 @@ export function parseSalesHistory(body: unknown, ctx: ParseContext): PageResult 
   if (!read.ok) return read.result;
   if (!Array.isArray(read.response)) return malformedBody('response is not an array of items');
   const out = new ResultBuilder();
-  read.response.forEach((row, index) => {
-    const name = isRecord(row) ? rowName(row.name, row.phase) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no name' }, `history ${index}`);
-    }
+  namedRows(out, read.response, HISTORY, (row, name) => {
     if (!Array.isArray(row.sales)) {
       return out.reject({ reason: 'malformed', detail: 'sales is not an array' }, name);
     }

@@ -45,6 +45,7 @@
  */
 import { MINUTE } from '../../domain/clock.ts';
 import type { Connector, ConnectorRequest, PollContext } from '../connector.ts';
+import { bulkGet } from '../formats/bulk-asks.ts';
 import { parseBuyOrders } from './buy-orders.ts';
 import { parseListings } from './listings.ts';
 import { parseDopplerPriceList, parsePriceList } from './price-list.ts';
@@ -53,7 +54,6 @@ import { API, AUTH_HEADER, CURRENCY, KEY_ENV, LISTINGS_LIMIT, SCALE } from './sh
 
 /** Priority names given listings (+ buy orders) and sales requests each poll. */
 const PER_ITEM = 3;
-const BULK_MAX_BYTES = 32 * 1024 * 1024;
 
 const SPLICED_PHASE =
   /^(.*\| (?:Gamma )?Doppler) (?:Phase [1-4]|Ruby|Sapphire|Black Pearl|Emerald)( \([^()]+\))?$/;
@@ -76,16 +76,7 @@ function topItems(priorities: readonly string[]): string[] {
 type Auth = Pick<ConnectorRequest, 'headers' | 'secret'>;
 
 function bulk(kind: string, path: string, auth: Auth): ConnectorRequest {
-  return {
-    kind,
-    game: 'cs2',
-    method: 'GET',
-    path,
-    ...auth,
-    conditional: true,
-    timeoutMs: 60_000,
-    maxBytes: BULK_MAX_BYTES,
-  };
+  return { ...bulkGet(kind, 'cs2', path), ...auth };
 }
 
 function listings(name: string, auth: Auth): ConnectorRequest {

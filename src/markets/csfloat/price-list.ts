@@ -7,51 +7,47 @@
  */
 import type { PageResult, ParseContext } from '../connector.ts';
 import {
+  addAsk,
+  askRows,
+  nameField,
+  namedRows,
+  type AskRow,
+  type AskRows,
+} from '../formats/bulk-asks.ts';
+import {
   ResultBuilder,
+  fail,
   isRecord,
   malformedBody,
   readCount,
   readName,
-  topLevel,
+  type Read,
 } from '../formats/common.ts';
 import { integerPrice } from '../formats/prices.ts';
 import { phaseOfPaintIndex } from '../naming.ts';
 import { base, nameWithPhase } from './shared.ts';
 
-const NO_TIME = { at: null, kind: null };
-
 /** `qty` may be absent (the official extension's type has no count): then the count is unknown. */
-function readQty(row: Record<string, unknown>): number | null | undefined {
-  if (row.qty === undefined || row.qty === null) return null;
-  return readCount(row.qty) ?? undefined;
+function rowAsk(row: Record<string, unknown>): Read<AskRow> {
+  if (row.qty === undefined || row.qty === null) {
+    return { ok: true, value: { price: row.min_price, count: null } };
+  }
+  const count = readCount(row.qty);
+  if (count === null) return fail('malformed', `qty ${JSON.stringify(row.qty)}`);
+  return { ok: true, value: { price: row.min_price, count } };
 }
 
-function addRow(
-  out: ResultBuilder,
-  ctx: ParseContext,
-  name: string,
-  row: Record<string, unknown>,
-): void {
-  const count = readQty(row);
-  if (count === undefined) {
-    return out.reject({ reason: 'malformed', detail: `qty ${JSON.stringify(row.qty)}` }, name);
-  }
-  const levels = topLevel(row.min_price, count ?? 1, integerPrice);
-  out.side(base(ctx, name), 'ask', levels, count, ctx.now, NO_TIME);
-}
+const ROWS: AskRows = {
+  ...nameField('row', 'market_hash_name'),
+  base,
+  price: integerPrice,
+  ask: rowAsk,
+};
 
 /** Sample: [{"market_hash_name":"AK-47 | Redline (Field-Tested)","qty":412,"min_price":1189}] */
 export function parsePriceList(body: unknown, ctx: ParseContext): PageResult {
   if (!Array.isArray(body)) return malformedBody('expected an array of price-list rows');
-  const out = new ResultBuilder();
-  body.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.market_hash_name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no market_hash_name' }, `row ${index}`);
-    }
-    addRow(out, ctx, name, row);
-  });
-  return out.result();
+  return askRows(body, ROWS, ctx);
 }
 
 /**
@@ -63,11 +59,7 @@ export function parseDopplerPriceList(body: unknown, ctx: ParseContext): PageRes
   const rows = isRecord(body) ? body.data : undefined;
   if (!Array.isArray(rows)) return malformedBody('expected {data: [...]} of Doppler rows');
   const out = new ResultBuilder();
-  rows.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.market_hash_name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no market_hash_name' }, `row ${index}`);
-    }
+  namedRows(out, rows, ROWS, (row, name) => {
     const phased = nameWithPhase(
       name,
       phaseOfPaintIndex(row.paint_index) ?? readName(row.phase_name),
@@ -76,7 +68,7 @@ export function parseDopplerPriceList(body: unknown, ctx: ParseContext): PageRes
       const detail = `paint_index ${JSON.stringify(row.paint_index)} names no Doppler phase`;
       return out.reject({ reason: 'unknown_item', detail }, name);
     }
-    addRow(out, ctx, phased, row);
+    addAsk(out, ROWS, phased, rowAsk(row), ctx);
   });
   return out.result();
 }

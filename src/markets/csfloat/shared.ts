@@ -3,8 +3,9 @@
  * phase of a CSFloat item (its `paint_index`, else its `phase` label) and the requests the
  * parsers chain to. Facts and their sources: the module comment of `connector.ts`.
  */
-import type { ObservationBase, RawLevel, Side } from '../../domain/observation.ts';
+import type { RawLevel, Side } from '../../domain/observation.ts';
 import type { ConnectorRequest, ParseContext } from '../connector.ts';
+import { observationBase } from '../formats/bulk-asks.ts';
 import { isRecord, readName } from '../formats/common.ts';
 import { phaseOfPaintIndex, withPhase } from '../naming.ts';
 
@@ -18,9 +19,7 @@ export const LISTINGS_LIMIT = 50;
 /** Buy orders asked per listing (the web UI asks 10; OSS clients ask 10 or 20). */
 export const BUY_ORDERS_LIMIT = 20;
 
-export function base(ctx: ParseContext, item: string): ObservationBase {
-  return { game: ctx.game, market: 'csfloat', item, currency: CURRENCY, scale: SCALE };
-}
+export const base = observationBase('csfloat', CURRENCY, SCALE);
 
 /** The phase label of a CSFloat item: from `paint_index` first, else its own `phase` text. */
 export function phaseOf(item: Record<string, unknown>): string | null {

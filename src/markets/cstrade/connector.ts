@@ -23,27 +23,30 @@
  */
 import { MINUTE } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
-import type { ObservationBase } from '../../domain/observation.ts';
-import type { Connector, ConnectorRequest, PageResult, ParseContext } from '../connector.ts';
+import type { Connector, PageResult, ParseContext } from '../connector.ts';
 import {
-  ResultBuilder,
-  isRecord,
-  malformedBody,
-  readCount,
-  readName,
-  topLevel,
-} from '../formats/common.ts';
+  askWithCount,
+  bulkGet,
+  keyedAsks,
+  observationBase,
+  type KeyedAsks,
+} from '../formats/bulk-asks.ts';
+import { fail, isRecord, malformedBody } from '../formats/common.ts';
 import { decimalPrice } from '../formats/prices.ts';
 
 const CURRENCY = 'USD';
 const SCALE = 100;
-const readPrice = decimalPrice(SCALE);
 const APP: Readonly<Record<Game, string>> = { cs2: 'CSGO', rust: 'RUST' };
-const NO_TIME = { at: null, kind: null };
+const NOT_A_ROW = 'not {price, have}';
 
-function base(ctx: ParseContext, name: string): ObservationBase {
-  return { game: ctx.game, market: 'cstrade', item: name, currency: CURRENCY, scale: SCALE };
-}
+const PRICES: KeyedAsks = {
+  base: observationBase('cstrade', CURRENCY, SCALE),
+  price: decimalPrice(SCALE),
+  label: 'prices',
+  noName: 'empty item name',
+  ask: (row) =>
+    isRecord(row) ? askWithCount(row.price, row.have, NOT_A_ROW) : fail('malformed', NOT_A_ROW),
+};
 
 /**
  * Sample: {"AK-47 | Redline (Field-Tested)":{"price":14.87,"have":6,"tradable":6,
@@ -51,33 +54,7 @@ function base(ctx: ParseContext, name: string): ObservationBase {
  */
 export function parsePrices(body: unknown, ctx: ParseContext): PageResult {
   if (!isRecord(body)) return malformedBody('expected an object keyed by item name');
-  const out = new ResultBuilder();
-  for (const [key, row] of Object.entries(body)) {
-    const name = readName(key);
-    if (name === null) {
-      out.reject({ reason: 'malformed', detail: 'empty item name' }, 'prices');
-      continue;
-    }
-    const have = isRecord(row) ? readCount(row.have) : null;
-    if (!isRecord(row) || have === null) {
-      out.reject({ reason: 'malformed', detail: 'not {price, have}' }, name);
-      continue;
-    }
-    out.side(base(ctx, name), 'ask', topLevel(row.price, have, readPrice), have, ctx.now, NO_TIME);
-  }
-  return out.result();
-}
-
-function prices(game: Game): ConnectorRequest {
-  return {
-    kind: 'prices',
-    game,
-    method: 'GET',
-    path: `/api/prices_${APP[game]}`,
-    conditional: true,
-    timeoutMs: 60_000,
-    maxBytes: 32 * 1024 * 1024,
-  };
+  return keyedAsks(body, PRICES, ctx);
 }
 
 export const connector: Connector = {
@@ -96,7 +73,7 @@ export const connector: Connector = {
     credentials: [],
     supplies: 'asks (bot price, bot stock) for every item the bots hold',
   },
-  requests: (ctx) => [prices(ctx.game)],
+  requests: (ctx) => [bulkGet('prices', ctx.game, `/api/prices_${APP[ctx.game]}`)],
   parsers: { prices: parsePrices },
   maxRequestsPerPoll: 1,
 };

@@ -41,33 +41,38 @@
  */
 import { MINUTE } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
-import type { Connector, ConnectorRequest, PageResult, ParseContext } from '../connector.ts';
+import type { Connector, PageResult, ParseContext } from '../connector.ts';
 import {
-  ResultBuilder,
-  isRecord,
-  malformedBody,
-  readCount,
-  readName,
-  type Read,
-} from '../formats/common.ts';
-import type { RawLevel } from '../../domain/observation.ts';
+  askRows,
+  bulkGet,
+  nameField,
+  observationBase,
+  type AskRow,
+  type AskRows,
+} from '../formats/bulk-asks.ts';
+import { fail, malformedBody, readCount, type Read } from '../formats/common.ts';
 import { decimalPrice } from '../formats/prices.ts';
 
 const CURRENCY = 'USD';
 const SCALE = 100;
-const readPrice = decimalPrice(SCALE);
 const EXPORT: Readonly<Record<Game, string>> = { cs2: 'csgo.json', rust: 'rust.json' };
-const NO_SOURCE_TIME = { at: null, kind: null };
 
-/** The tradable-now ask: one level at `unlocked_price`, none when nothing is unlocked. */
-function unlockedAsk(row: Record<string, unknown>, count: number): Read<RawLevel[]> {
+/** The tradable-now ask: `unlocked_price`; none (count 0) when nothing is unlocked. */
+function unlockedAsk(row: Record<string, unknown>): Read<AskRow> {
+  const count = readCount(row.count);
+  if (count === null) return fail('malformed', 'count');
+  if (!Object.hasOwn(row, 'unlocked_price')) return fail('malformed', 'no unlocked_price');
   const raw = row.unlocked_price;
-  if (count === 0 || raw === null || raw === 0 || raw === '0') return { ok: true, value: [] };
-  const price = readPrice(raw);
-  return price.ok
-    ? { ok: true, value: [{ price: price.value, quantity: 1, orders: null }] }
-    : price;
+  const none = raw === null || raw === 0 || raw === '0';
+  return { ok: true, value: none ? { price: null, count: 0 } : { price: raw, count } };
 }
+
+const ROWS: AskRows = {
+  ...nameField('row', 'name'),
+  base: observationBase('lis-skins', CURRENCY, SCALE),
+  price: decimalPrice(SCALE),
+  ask: unlockedAsk,
+};
 
 /**
  * Sample: [{"name":"AK-47 | Redline (Field-Tested)","price":27.43,"unlocked_price":27.43,
@@ -75,36 +80,7 @@ function unlockedAsk(row: Record<string, unknown>, count: number): Read<RawLevel
  */
 export function parseExport(body: unknown, ctx: ParseContext): PageResult {
   if (!Array.isArray(body)) return malformedBody('expected an array of {name, price, …}');
-  const out = new ResultBuilder();
-  body.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no name' }, `row ${index}`);
-    }
-    const count = readCount(row.count);
-    if (count === null) return out.reject({ reason: 'malformed', detail: 'count' }, name);
-    if (!Object.hasOwn(row, 'unlocked_price')) {
-      return out.reject({ reason: 'malformed', detail: 'no unlocked_price' }, name);
-    }
-    const ask = unlockedAsk(row, count);
-    const listings = ask.ok && ask.value.length === 0 ? 0 : count;
-    const base = { game: ctx.game, market: 'lis-skins' as const, item: name };
-    const where = { ...base, currency: CURRENCY, scale: SCALE };
-    out.side(where, 'ask', ask, listings, ctx.now, NO_SOURCE_TIME);
-  });
-  return out.result();
-}
-
-function exportRequest(game: Game): ConnectorRequest {
-  return {
-    kind: 'export',
-    game,
-    method: 'GET',
-    path: `/market_export_json/${EXPORT[game]}`,
-    conditional: true,
-    timeoutMs: 60_000,
-    maxBytes: 32 * 1024 * 1024,
-  };
+  return askRows(body, ROWS, ctx);
 }
 
 export const connector: Connector = {
@@ -122,7 +98,7 @@ export const connector: Connector = {
     credentials: [],
     supplies: 'asks (lowest tradable-now price, listing count) for every item',
   },
-  requests: (ctx) => [exportRequest(ctx.game)],
+  requests: (ctx) => [bulkGet('export', ctx.game, `/market_export_json/${EXPORT[ctx.game]}`)],
   parsers: { export: parseExport },
   maxRequestsPerPoll: 1,
 };

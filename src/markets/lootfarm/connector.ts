@@ -25,16 +25,16 @@
  */
 import { MINUTE } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
-import type { ObservationBase } from '../../domain/observation.ts';
-import type { Connector, ConnectorRequest, PageResult, ParseContext } from '../connector.ts';
+import type { Connector, PageResult, ParseContext } from '../connector.ts';
 import {
-  ResultBuilder,
-  isRecord,
-  malformedBody,
-  readCount,
-  readName,
-  topLevel,
-} from '../formats/common.ts';
+  askRows,
+  askWithCount,
+  bulkGet,
+  nameField,
+  observationBase,
+  type AskRows,
+} from '../formats/bulk-asks.ts';
+import { malformedBody } from '../formats/common.ts';
 import { integerPrice } from '../formats/prices.ts';
 
 const CURRENCY = 'USD';
@@ -43,11 +43,13 @@ const PATH: Readonly<Record<Game, string>> = {
   cs2: '/fullprice.json',
   rust: '/fullpriceRUST.json',
 };
-const NO_TIME = { at: null, kind: null };
 
-function base(ctx: ParseContext, name: string): ObservationBase {
-  return { game: ctx.game, market: 'lootfarm', item: name, currency: CURRENCY, scale: SCALE };
-}
+const PRICE_ROWS: AskRows = {
+  ...nameField('row', 'name'),
+  base: observationBase('lootfarm', CURRENCY, SCALE),
+  price: integerPrice,
+  ask: (row) => askWithCount(row.price, row.have, 'have'),
+};
 
 /**
  * Sample: [{"name":"AK-47 | Redline (Field-Tested)","price":1432,"have":5,"max":12,
@@ -55,36 +57,7 @@ function base(ctx: ParseContext, name: string): ObservationBase {
  */
 export function parsePriceList(body: unknown, ctx: ParseContext): PageResult {
   if (!Array.isArray(body)) return malformedBody('expected an array of price rows');
-  const out = new ResultBuilder();
-  body.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no name' }, `row ${index}`);
-    }
-    const have = readCount(row.have);
-    if (have === null) return out.reject({ reason: 'malformed', detail: 'have' }, name);
-    out.side(
-      base(ctx, name),
-      'ask',
-      topLevel(row.price, have, integerPrice),
-      have,
-      ctx.now,
-      NO_TIME,
-    );
-  });
-  return out.result();
-}
-
-function priceList(game: Game): ConnectorRequest {
-  return {
-    kind: 'price_list',
-    game,
-    method: 'GET',
-    path: PATH[game],
-    conditional: true,
-    timeoutMs: 60_000,
-    maxBytes: 32 * 1024 * 1024,
-  };
+  return askRows(body, PRICE_ROWS, ctx);
 }
 
 export const connector: Connector = {
@@ -102,7 +75,7 @@ export const connector: Connector = {
     credentials: [],
     supplies: 'asks (bot price, bot stock) for every item the bots hold',
   },
-  requests: (ctx) => [priceList(ctx.game)],
+  requests: (ctx) => [bulkGet('price_list', ctx.game, PATH[ctx.game])],
   parsers: { price_list: parsePriceList },
   maxRequestsPerPoll: 1,
 };

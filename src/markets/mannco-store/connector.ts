@@ -20,27 +20,28 @@
  */
 import { MINUTE, SECOND } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
-import type { ObservationBase } from '../../domain/observation.ts';
 import type { Connector, ConnectorRequest, PageResult, ParseContext } from '../connector.ts';
 import {
-  ResultBuilder,
-  isRecord,
-  malformedBody,
-  readCount,
-  readName,
-  topLevel,
-} from '../formats/common.ts';
+  askRows,
+  askWithCount,
+  nameField,
+  observationBase,
+  type AskRows,
+} from '../formats/bulk-asks.ts';
+import { malformedBody, readCount } from '../formats/common.ts';
 import { integerPrice } from '../formats/prices.ts';
 
 const CURRENCY = 'USD';
 const SCALE = 100;
 const APP_ID: Readonly<Record<Game, number>> = { cs2: 730, rust: 252490 };
 const MAX_PAGES = 40;
-const NO_TIME = { at: null, kind: null };
 
-function base(ctx: ParseContext, name: string): ObservationBase {
-  return { game: ctx.game, market: 'mannco-store', item: name, currency: CURRENCY, scale: SCALE };
-}
+const ITEMS: AskRows = {
+  ...nameField('item', 'name'),
+  base: observationBase('mannco-store', CURRENCY, SCALE),
+  price: integerPrice,
+  ask: (row) => askWithCount(row.pp, row.nbb, 'nbb'),
+};
 
 function itemsPage(game: Game, skip: number): ConnectorRequest {
   return {
@@ -56,25 +57,8 @@ function itemsPage(game: Game, skip: number): ConnectorRequest {
 /** Sample: [{"name":"Tempered AK47","pp":2395,"nbb":3}] */
 export function parseItems(body: unknown, ctx: ParseContext): PageResult {
   if (!Array.isArray(body)) return malformedBody('expected an array of items');
-  const out = new ResultBuilder();
-  body.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no name' }, `item ${index}`);
-    }
-    const count = readCount(row.nbb);
-    if (count === null) return out.reject({ reason: 'malformed', detail: 'nbb' }, name);
-    out.side(
-      base(ctx, name),
-      'ask',
-      topLevel(row.pp, count, integerPrice),
-      count,
-      ctx.now,
-      NO_TIME,
-    );
-  });
+  const result = askRows(body, ITEMS, ctx);
   const skip = readCount(ctx.request.query?.skip) ?? 0;
-  const result: PageResult = out.result();
   if (body.length > 0) result.next = [itemsPage(ctx.game, skip + body.length)];
   return result;
 }

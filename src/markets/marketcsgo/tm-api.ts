@@ -10,6 +10,7 @@ import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import { PHASE_LABELS } from '../../catalog/cs2/doppler.ts';
 import type { Connector, ConnectorRequest, PollContext } from '../connector.ts';
+import { bulkGet } from '../formats/bulk-asks.ts';
 import { TM_CURRENCY, TM_SCALE, exportParser } from './parse-exports.ts';
 import { bidAskParser, itemsInfoParser } from './parse-keyed.ts';
 
@@ -36,20 +37,7 @@ export const TM_LIMITS = [
   { requests: 20, windowMs: MINUTE },
 ];
 
-const EXPORT_MAX_BYTES = 32 * 1024 * 1024;
 const PHASED_NAME = new RegExp(`\\| (?:Gamma )?Doppler (?:${PHASE_LABELS.join('|')})\\b`);
-
-function exportRequest(kind: 'prices' | 'orders', game: Game, path: string): ConnectorRequest {
-  return {
-    kind,
-    game,
-    method: 'GET',
-    path,
-    conditional: true,
-    timeoutMs: 60_000,
-    maxBytes: EXPORT_MAX_BYTES,
-  };
-}
 
 /**
  * Most-wanted names first, each once. Phase-spliced Doppler names are skipped: the `phase`
@@ -110,8 +98,8 @@ export function tmConnector(site: TmSite): Connector {
     requests(ctx) {
       const key = ctx.credentials[site.keyEnv];
       return [
-        exportRequest('prices', ctx.game, '/api/v2/prices/USD.json'),
-        exportRequest('orders', ctx.game, '/api/v2/prices/orders/USD.json'),
+        bulkGet('prices', ctx.game, '/api/v2/prices/USD.json'),
+        bulkGet('orders', ctx.game, '/api/v2/prices/orders/USD.json'),
         ...(key ? keyedRequests(ctx, key) : []),
       ];
     },

@@ -17,51 +17,39 @@
  *   or terms, so it is not used; no source shows sales history.
  */
 import { MINUTE } from '../../domain/clock.ts';
-import type { ObservationBase } from '../../domain/observation.ts';
 import type { Connector, ConnectorRequest, PageResult, ParseContext } from '../connector.ts';
 import {
-  ResultBuilder,
-  isRecord,
-  malformedBody,
-  readCount,
-  readName,
-  topLevel,
-} from '../formats/common.ts';
+  MIB,
+  askRows,
+  askWithCount,
+  bulkGet,
+  observationBase,
+  type AskRows,
+} from '../formats/bulk-asks.ts';
+import { malformedBody, readName } from '../formats/common.ts';
 import { decimalPrice } from '../formats/prices.ts';
 
 const CURRENCY = 'USD';
 const SCALE = 100;
-const readPrice = decimalPrice(SCALE);
 
-function base(ctx: ParseContext, name: string): ObservationBase {
-  return { game: ctx.game, market: 'rustskins', item: name, currency: CURRENCY, scale: SCALE };
-}
+const ROWS: AskRows = {
+  base: observationBase('rustskins', CURRENCY, SCALE),
+  price: decimalPrice(SCALE),
+  label: 'row',
+  noName: 'no item name',
+  name: (row) => readName(row.item),
+  ask: (row) => askWithCount(row.price, row.count, 'count'),
+};
 
 /** Sample: [{"item":"Tempered AK47","count":14,"price":29.87}] */
 export function parseMarketplaceData(body: unknown, ctx: ParseContext): PageResult {
   if (!Array.isArray(body)) return malformedBody('expected an array of {item, count, price}');
-  const out = new ResultBuilder();
-  body.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.item) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no item name' }, `row ${index}`);
-    }
-    const count = readCount(row.count);
-    if (count === null) return out.reject({ reason: 'malformed', detail: 'count' }, name);
-    const asks = topLevel(row.price, count, readPrice);
-    out.side(base(ctx, name), 'ask', asks, count, ctx.now, { at: null, kind: null });
-  });
-  return out.result();
+  return askRows(body, ROWS, ctx);
 }
 
 const MARKETPLACE_DATA: ConnectorRequest = {
-  kind: 'marketplace_data',
-  game: 'rust',
-  method: 'GET',
-  path: '/external/marketplace/data',
-  conditional: true,
-  timeoutMs: 60_000,
-  maxBytes: 16 * 1024 * 1024,
+  ...bulkGet('marketplace_data', 'rust', '/external/marketplace/data'),
+  maxBytes: 16 * MIB,
 };
 
 export const connector: Connector = {

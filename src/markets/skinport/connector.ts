@@ -17,16 +17,22 @@
  */
 import { MINUTE } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
-import type { ObservationBase, SalesWindow } from '../../domain/observation.ts';
+import type { SalesWindow } from '../../domain/observation.ts';
 import type { Connector, ConnectorRequest, PageResult, ParseContext } from '../connector.ts';
 import {
+  askRows,
+  nameField,
+  namedRows,
+  observationBase,
+  type AskRows,
+} from '../formats/bulk-asks.ts';
+import {
   ResultBuilder,
+  fail,
   isRecord,
   malformedBody,
   readCount,
-  readName,
   readUnixSeconds,
-  topLevel,
 } from '../formats/common.ts';
 import { decimalPrice, optionalPrice } from '../formats/prices.ts';
 
@@ -42,9 +48,7 @@ const WINDOWS: readonly [string, SalesWindow][] = [
   ['last_90_days', '90d'],
 ];
 
-function base(ctx: ParseContext, name: string): ObservationBase {
-  return { game: ctx.game, market: 'skinport', item: name, currency: CURRENCY, scale: SCALE };
-}
+const base = observationBase('skinport', CURRENCY, SCALE);
 
 /** Rows must be in the currency we asked for; anything else is refused, never converted. */
 function currencyProblem(row: Record<string, unknown>): string | null {
@@ -53,6 +57,20 @@ function currencyProblem(row: Record<string, unknown>): string | null {
     : `currency ${JSON.stringify(row.currency)}, asked ${CURRENCY}`;
 }
 
+const ITEMS: AskRows = {
+  ...nameField('item', 'market_hash_name'),
+  base,
+  price: readPrice,
+  ask: (row) => {
+    const problem = currencyProblem(row);
+    if (problem) return fail('wrong_unit', problem);
+    const quantity = readCount(row.quantity);
+    if (quantity === null) return fail('malformed', 'quantity');
+    const time = { at: readUnixSeconds(row.updated_at), kind: 'updated_at' };
+    return { ok: true, value: { price: row.min_price, count: quantity, time } };
+  },
+};
+
 /**
  * Sample: [{"market_hash_name":"AK-47 | Redline (Field-Tested)","currency":"EUR",
  * "suggested_price":13.18,"min_price":11.9,"max_price":49.99,"mean_price":14.5,
@@ -60,21 +78,7 @@ function currencyProblem(row: Record<string, unknown>): string | null {
  */
 export function parseItems(body: unknown, ctx: ParseContext): PageResult {
   if (!Array.isArray(body)) return malformedBody('expected an array of items');
-  const out = new ResultBuilder();
-  body.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.market_hash_name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no market_hash_name' }, `item ${index}`);
-    }
-    const problem = currencyProblem(row);
-    if (problem) return out.reject({ reason: 'wrong_unit', detail: problem }, name);
-    const quantity = readCount(row.quantity);
-    if (quantity === null) return out.reject({ reason: 'malformed', detail: 'quantity' }, name);
-    const asks = topLevel(row.min_price, quantity, readPrice);
-    const time = { at: readUnixSeconds(row.updated_at), kind: 'updated_at' };
-    out.side(base(ctx, name), 'ask', asks, quantity, ctx.now, time);
-  });
-  return out.result();
+  return askRows(body, ITEMS, ctx);
 }
 
 /**
@@ -85,11 +89,7 @@ export function parseItems(body: unknown, ctx: ParseContext): PageResult {
 export function parseSalesHistory(body: unknown, ctx: ParseContext): PageResult {
   if (!Array.isArray(body)) return malformedBody('expected an array of sales summaries');
   const out = new ResultBuilder();
-  body.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.market_hash_name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no market_hash_name' }, `summary ${index}`);
-    }
+  namedRows(out, body, nameField('summary', 'market_hash_name'), (row, name) => {
     const problem = currencyProblem(row);
     if (problem) return out.reject({ reason: 'wrong_unit', detail: problem }, name);
     for (const [field, window] of WINDOWS) {

@@ -22,7 +22,7 @@ import {
 } from '../formats/common.ts';
 import { decimalPrice, integerPrice } from '../formats/prices.ts';
 import { histogramRequest, NAMEID_RETRY_MS } from './plan.ts';
-import { NO_SOURCE_TIME, SCALE, nameIdKey, observationBase, requestedName } from './steam.ts';
+import { NO_SOURCE_TIME, SCALE, nameIdKey, requestedName, steamBase } from './steam.ts';
 import { readSteamCount } from './steam-text.ts';
 
 const ORDER_SPREAD = /Market_LoadOrderSpread\(\s*(\d+)\s*\)/;
@@ -161,7 +161,7 @@ export function parseHistogram(body: unknown, ctx: ParseContext): PageResult {
     out.reject({ reason: 'wrong_unit', detail: unit }, name);
     return out.result();
   }
-  const base = observationBase(ctx.game, name);
+  const base = steamBase(ctx, name);
   for (const fields of SIDES) {
     const side = readSide(body, fields);
     if (!side.ok) {

@@ -8,7 +8,7 @@
  */
 import type { PageResult, ParseContext } from '../connector.ts';
 import { ResultBuilder, isRecord, malformedBody } from '../formats/common.ts';
-import { observationBase, requestedName } from './steam.ts';
+import { requestedName, steamBase } from './steam.ts';
 import { readSteamCount, readUsdText, usdTextCents } from './steam-text.ts';
 
 function present(value: unknown): boolean {
@@ -45,7 +45,7 @@ export function parsePriceOverview(body: unknown, ctx: ParseContext): PageResult
     median = read.value;
   }
   out.observe({
-    ...observationBase(ctx.game, name),
+    ...steamBase(ctx, name),
     kind: 'sales_stats',
     window: '24h',
     volume,

@@ -7,42 +7,31 @@
  * polls walk the whole catalog by name.
  */
 import type { ConnectorRequest, PageResult, ParseContext } from '../connector.ts';
-import {
-  ResultBuilder,
-  isRecord,
-  malformedBody,
-  readCount,
-  readName,
-  topLevel,
-} from '../formats/common.ts';
+import { askRows, askWithCount, type AskRows } from '../formats/bulk-asks.ts';
+import { fail, isRecord, malformedBody, readCount, readName } from '../formats/common.ts';
 import { integerPrice } from '../formats/prices.ts';
 import { searchRequest } from './plan.ts';
-import { NO_SOURCE_TIME, observationBase, searchCursorKey } from './steam.ts';
+import { searchCursorKey, steamBase } from './steam.ts';
 import { usdTextCents } from './steam-text.ts';
 
-function rowName(row: Record<string, unknown>): string | null {
-  const description = isRecord(row.asset_description) ? row.asset_description : {};
-  return readName(row.hash_name) ?? readName(description.market_hash_name);
-}
-
-function readRow(row: unknown, index: number, ctx: ParseContext, out: ResultBuilder): void {
-  const name = isRecord(row) ? rowName(row) : null;
-  if (!isRecord(row) || name === null) {
-    return out.reject({ reason: 'malformed', detail: 'no hash_name' }, `result ${index}`);
-  }
-  const text = row.sell_price_text;
-  if (text !== undefined && (typeof text !== 'string' || usdTextCents(text) === null)) {
-    const detail = `sell_price_text ${JSON.stringify(text)} is not USD`;
-    return out.reject({ reason: 'wrong_unit', detail }, name);
-  }
-  const listings = readCount(row.sell_listings);
-  if (listings === null) {
+const RESULTS: AskRows = {
+  base: steamBase,
+  price: integerPrice,
+  label: 'result',
+  noName: 'no hash_name',
+  name: (row) => {
+    const description = isRecord(row.asset_description) ? row.asset_description : {};
+    return readName(row.hash_name) ?? readName(description.market_hash_name);
+  },
+  ask: (row) => {
+    const text = row.sell_price_text;
+    if (text !== undefined && (typeof text !== 'string' || usdTextCents(text) === null)) {
+      return fail('wrong_unit', `sell_price_text ${JSON.stringify(text)} is not USD`);
+    }
     const detail = `sell_listings ${JSON.stringify(row.sell_listings)}`;
-    return out.reject({ reason: 'malformed', detail }, name);
-  }
-  const asks = topLevel(row.sell_price, listings, integerPrice);
-  out.side(observationBase(ctx.game, name), 'ask', asks, listings, ctx.now, NO_SOURCE_TIME);
-}
+    return askWithCount(row.sell_price, row.sell_listings, detail);
+  },
+};
 
 interface Cursor {
   remember?: Record<string, string>;
@@ -74,8 +63,6 @@ export function parseSearch(body: unknown, ctx: ParseContext): PageResult {
   if (!isRecord(body) || body.success !== true || !Array.isArray(body.results)) {
     return malformedBody('expected {success: true, results: [...]}');
   }
-  const out = new ResultBuilder();
   const results: unknown[] = body.results;
-  results.forEach((row, index) => readRow(row, index, ctx, out));
-  return { ...out.result(), ...advance(body, results, ctx) };
+  return { ...askRows(results, RESULTS, ctx), ...advance(body, results, ctx) };
 }

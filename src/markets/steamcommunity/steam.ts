@@ -4,8 +4,8 @@
  * parsers leave facts for later polls, and the item name a per-item request was made for.
  */
 import type { Game } from '../../domain/games.ts';
-import type { ObservationBase } from '../../domain/observation.ts';
 import type { ParseContext } from '../connector.ts';
+import { observationBase } from '../formats/bulk-asks.ts';
 import type { SourceTime } from '../formats/common.ts';
 
 export const APP_ID: Readonly<Record<Game, number>> = { cs2: 730, rust: 252490 };
@@ -27,9 +27,7 @@ export function searchCursorKey(game: Game): string {
   return `search-start:${game}`;
 }
 
-export function observationBase(game: Game, item: string): ObservationBase {
-  return { game, market: 'steamcommunity', item, currency: CURRENCY, scale: SCALE };
-}
+export const steamBase = observationBase('steamcommunity', CURRENCY, SCALE);
 
 /** The market_hash_name a per-item request carried in `meta.name`. */
 export function requestedName(ctx: ParseContext): string | null {

@@ -5,16 +5,22 @@
  * `paint_index` and `float`, which become per-phase ask ladders and listings. Every price is an
  * integer in 1/1000 USD.
  */
-import type { ObservationBase, RawLevel } from '../../domain/observation.ts';
+import type { RawLevel } from '../../domain/observation.ts';
 import type { PageResult, ParseContext } from '../connector.ts';
+import {
+  addAsk,
+  askWithCount,
+  nameField,
+  namedRows,
+  observationBase,
+  type AskUnits,
+} from '../formats/bulk-asks.ts';
 import {
   ResultBuilder,
   isRecord,
   malformedBody,
-  readCount,
   readListing,
   readName,
-  topLevel,
   type Read,
 } from '../formats/common.ts';
 import { integerPrice } from '../formats/prices.ts';
@@ -25,9 +31,10 @@ export const CURRENCY = 'USD';
 export const SCALE = 1000;
 export const NO_SOURCE_TIME = { at: null, kind: null };
 
-export function base(ctx: ParseContext, item: string): ObservationBase {
-  return { game: ctx.game, market: 'waxpeer', item, currency: CURRENCY, scale: SCALE };
-}
+export const base = observationBase('waxpeer', CURRENCY, SCALE);
+const UNITS: AskUnits = { base, price: integerPrice };
+const ITEMS = nameField('item', 'name');
+const DOPPLERS = nameField('doppler', 'name');
 
 /** `{success: true, items: [...]}`, or why the body is refused whole. */
 export function successItems(body: unknown): unknown[] | string {
@@ -62,17 +69,11 @@ export function parsePrices(body: unknown, ctx: ParseContext): PageResult {
   const items = successItems(body);
   if (typeof items === 'string') return malformedBody(items);
   const out = new ResultBuilder();
-  items.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no name' }, `item ${index}`);
-    }
-    const count = readCount(row.count);
-    if (count === null) return out.reject({ reason: 'malformed', detail: 'count' }, name);
-    const where = base(ctx, name);
-    out.side(where, 'ask', topLevel(row.min, count, integerPrice), count, ctx.now, NO_SOURCE_TIME);
-    const bid = highestOffer(row);
-    if (bid) out.side(where, 'bid', bid, null, ctx.now, NO_SOURCE_TIME);
+  namedRows(out, items, ITEMS, (row, name) => {
+    const ask = askWithCount(row.min, row.count, 'count');
+    addAsk(out, UNITS, name, ask, ctx);
+    const bid = ask.ok ? highestOffer(row) : undefined;
+    if (bid) out.side(base(ctx, name), 'bid', bid, null, ctx.now, NO_SOURCE_TIME);
   });
   return out.result();
 }
@@ -106,11 +107,7 @@ export function parseDopplers(body: unknown, ctx: ParseContext): PageResult {
   if (typeof items === 'string') return malformedBody(items);
   const out = new ResultBuilder();
   const prices = new Map<string, number[]>();
-  items.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no name' }, `doppler ${index}`);
-    }
+  namedRows(out, items, DOPPLERS, (row, name, index) => {
     const phase = phaseOf(row);
     const item = withPhase(name, phase);
     if (phase === null || splicedPhase(item) === null) {

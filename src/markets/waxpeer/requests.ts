@@ -6,6 +6,7 @@
  */
 import type { Game } from '../../domain/games.ts';
 import type { ConnectorRequest, PollContext } from '../connector.ts';
+import { MIB, bulkGet } from '../formats/bulk-asks.ts';
 import { withoutPhase } from './names.ts';
 
 export const API_KEY = 'PRICING_WAXPEER_API_KEY';
@@ -15,29 +16,16 @@ const MASS_INFO_REQUESTS = 2;
 export const MAX_REQUESTS = 2 + MASS_INFO_REQUESTS;
 
 function prices(game: Game): ConnectorRequest {
-  return {
-    kind: 'prices',
-    game,
-    method: 'GET',
-    path: '/v1/prices',
-    query: { game: GAME[game], minified: 0, highest_offer: 1 },
-    conditional: true,
-    timeoutMs: 60_000,
-    maxBytes: 48 * 1024 * 1024,
-  };
+  const query = { game: GAME[game], minified: 0, highest_offer: 1 };
+  return { ...bulkGet('prices', game, '/v1/prices', query), maxBytes: 48 * MIB };
 }
 
 function dopplers(key: string | undefined): ConnectorRequest {
+  const query = { phase: 'any', minified: 0, ...(key ? { api: key } : {}) };
   return {
-    kind: 'dopplers',
-    game: 'cs2',
-    method: 'GET',
-    path: '/v1/prices/dopplers',
-    query: { phase: 'any', minified: 0, ...(key ? { api: key } : {}) },
+    ...bulkGet('dopplers', 'cs2', '/v1/prices/dopplers', query),
     ...(key ? { secret: ['api'] } : {}),
-    conditional: true,
-    timeoutMs: 60_000,
-    maxBytes: 16 * 1024 * 1024,
+    maxBytes: 16 * MIB,
   };
 }
 

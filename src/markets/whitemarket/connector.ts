@@ -28,16 +28,13 @@
  */
 import { MINUTE } from '../../domain/clock.ts';
 import type { Connector, ConnectorRequest } from '../connector.ts';
+import { MIB, bulkGet } from '../formats/bulk-asks.ts';
 import { CURRENCY, SCALE, parsePrices } from './parse.ts';
 
 const PRICES: ConnectorRequest = {
-  kind: 'prices',
-  game: 'cs2',
-  method: 'GET',
-  path: '/export/v1/prices/730.json',
-  conditional: true,
+  ...bulkGet('prices', 'cs2', '/export/v1/prices/730.json'),
   timeoutMs: 120_000,
-  maxBytes: 60 * 1024 * 1024,
+  maxBytes: 60 * MIB,
 };
 
 export const connector: Connector = {

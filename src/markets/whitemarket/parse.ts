@@ -3,27 +3,25 @@
  * count) and a listing observation for that cheapest listing (asset id, float, paint seed,
  * paint index, phase, inspect link). Facts and sources: the module comment of ./connector.ts.
  */
-import type { ObservationBase } from '../../domain/observation.ts';
 import type { PageResult, ParseContext } from '../connector.ts';
 import {
-  ResultBuilder,
-  isRecord,
-  malformedBody,
-  readCount,
-  readListing,
-  readName,
-  topLevel,
-} from '../formats/common.ts';
+  addAsk,
+  askWithCount,
+  nameField,
+  namedRows,
+  observationBase,
+  type AskUnits,
+} from '../formats/bulk-asks.ts';
+import { ResultBuilder, malformedBody, readCount, readListing } from '../formats/common.ts';
 import { decimalPrice } from '../formats/prices.ts';
 import { phaseOfPaintIndex, withPhase } from '../naming.ts';
 
 export const CURRENCY = 'USD';
 export const SCALE = 100;
 const readPrice = decimalPrice(SCALE);
-
-function base(ctx: ParseContext, name: string): ObservationBase {
-  return { game: ctx.game, market: 'whitemarket', item: name, currency: CURRENCY, scale: SCALE };
-}
+const base = observationBase('whitemarket', CURRENCY, SCALE);
+const UNITS: AskUnits = { base, price: readPrice };
+const ROWS = nameField('row', 'market_hash_name');
 
 /** The cheapest listing of a row, under the phase-spliced name when it is a Doppler phase. */
 function cheapestListing(
@@ -57,17 +55,9 @@ function cheapestListing(
 export function parsePrices(body: unknown, ctx: ParseContext): PageResult {
   if (!Array.isArray(body)) return malformedBody('expected an array of price rows');
   const out = new ResultBuilder();
-  body.forEach((row, index) => {
-    const name = isRecord(row) ? readName(row.market_hash_name) : null;
-    if (!isRecord(row) || name === null) {
-      return out.reject({ reason: 'malformed', detail: 'no market_hash_name' }, `row ${index}`);
-    }
-    const count = readCount(row.market_product_count);
-    if (count === null) {
-      return out.reject({ reason: 'malformed', detail: 'market_product_count' }, name);
-    }
-    const asks = topLevel(row.price, count, readPrice);
-    out.side(base(ctx, name), 'ask', asks, count, ctx.now, { at: null, kind: null });
+  namedRows(out, body, ROWS, (row, name) => {
+    const ask = askWithCount(row.price, row.market_product_count, 'market_product_count');
+    const asks = addAsk(out, UNITS, name, ask, ctx);
     if (asks.ok && asks.value.length > 0) cheapestListing(out, row, name, ctx);
   });
   return out.result();
