@@ -3,6 +3,7 @@ import { benchHistory } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
 import { benchLiveBudgets } from './live-budget.ts';
 import { benchLiveIngest } from './live-ingest.ts';
+import { benchReadBounds } from './reads-bounds.ts';
 import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-out.ts';
 import { benchApiScaling } from './scaling.ts';
 
@@ -20,6 +21,10 @@ if (wanted('live')) {
   await benchLiveIngest();
   console.log('\n## Live connectors: request budget per market per hour against its limit');
   await benchLiveBudgets();
+}
+if (wanted('reads-bounds')) {
+  console.log('\n## reads-bounds: the heaviest reads at their largest allowed parameters');
+  await benchReadBounds();
 }
 if (!wanted('reads history scale-out')) process.exit(0);
 console.log(

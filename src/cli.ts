@@ -1,4 +1,8 @@
-/** The `pricing` command: serve, accounts, keys, import. Exit code 2 on usage errors, 1 on failures. */
+/**
+ * The `pricing` command: serve, accounts, keys, import. Exit code 2 on usage errors (the command
+ * line itself is wrong), 1 on failures, 3 from an import that rejected lines.
+ */
+import { AdminInputError } from './access/admin-input.ts';
 import { UsageError } from './cli/args.ts';
 
 const USAGE = `usage: pricing <command> [options]
@@ -12,11 +16,12 @@ commands:
   accounts set NAME [--plan P] [--status active|inactive|expired] [--per-minute N|none]
                     [--monthly N|none] [--data DIR]
   accounts list [--json] [--data DIR]
-  keys create --account NAME [--trial] [--expires-at ISO] [--allow-ip CIDR,...] [--data DIR]
+  keys create --account NAME [--trial] [--expires-at ISO] [--allow-ip CIDR,...]... [--data DIR]
   keys revoke KEY_ID [--data DIR]
   keys list [--json] [--data DIR]
   import FILE.ndjson [--data DIR]
 
+exit codes: 0 done, 1 failed, 2 usage error, 3 import rejected some lines (the rest is stored).
 accounts, keys and import also take --database-url URL and --pg-schema NAME (PostgreSQL instead
 of the SQLite files under --data); the environment variables DATABASE_URL and REDIS_URL apply too.
 `;
@@ -45,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     const handler = await load();
     return (await handler(rest)) ?? 0;
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof AdminInputError) {
       process.stderr.write(`pricing ${command}: ${error.message}\n`);
       return 2;
     }
@@ -53,6 +58,11 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
+
+// A reader that goes away (`| head`) must not crash a command with EPIPE after its work is
+// done; output that matters (a new key) is written with writeFully, which checks for itself.
+process.stdout.on('error', () => {});
+process.stderr.on('error', () => {});
 
 const code = await main(process.argv.slice(2));
 if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;

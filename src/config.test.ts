@@ -20,6 +20,15 @@ describe('resolveServeConfig', () => {
   test('bad values are refused with the field named', () => {
     assert.throws(() => resolveServeConfig({ port: 'abc' }, {}), ConfigError);
     assert.throws(() => resolveServeConfig({ source: 'replay' }, {}), /source/);
+    for (const port of ['1e3', '0x10', '1.5', 'Infinity', '+80', ' ']) {
+      assert.throws(() => resolveServeConfig({ port }, {}), ConfigError, port);
+    }
+    assert.throws(
+      () => resolveServeConfig({}, { PRICING_SEED: '4e1' }),
+      /seed: must be a plain decimal integer/,
+    );
+    assert.throws(() => resolveServeConfig({ backfillDays: '1e1' }, {}), /backfillDays/);
+    assert.equal(resolveServeConfig({ backfillDays: '0.5', port: '8081' }, {}).backfillDays, 0.5);
     assert.equal(resolveServeConfig({ source: 'live' }, {}).source, 'live');
     assert.equal(resolveServeConfig({}, { PRICING_MARKETS_FILE: 'm.json' }).marketsFile, 'm.json');
     assert.throws(() => resolveServeConfig({ port: '70000' }, {}), /port/);

@@ -6,6 +6,8 @@
  */
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import ipaddr from 'ipaddr.js';
+import { parseTrustProxy, TrustProxyError } from './http/trust-proxy.ts';
 
 export const ROLES = ['all', 'api', 'ingest'] as const;
 export type Role = (typeof ROLES)[number];
@@ -47,8 +49,15 @@ export const ServeConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
-  trustProxy: Type.Boolean({ default: false }),
+  /** One info line per HTTP request (method, URL, status, time); off by default. */
+  accessLog: Type.Boolean({ default: false }),
+  /** `true`, `false` or the trusted proxies' addresses / CIDR ranges (http/trust-proxy.ts). */
+  trustProxy: Type.String({ default: 'false' }),
   leaseMs: Type.Integer({ minimum: 300, maximum: 600_000, default: 15_000 }),
+  /** The operator listener for Prometheus metrics; unset: no metrics (see boot/metrics.ts). */
+  metricsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  metricsHost: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  metricsToken: Type.Optional(Type.String({ minLength: 16, pattern: '^\\S+$' })),
 });
 export type ServeConfig = Static<typeof ServeConfigSchema>;
 
@@ -70,8 +79,12 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   fxFile: 'PRICING_FX_FILE',
   feesFile: 'PRICING_FEES_FILE',
   logLevel: 'LOG_LEVEL',
+  accessLog: 'PRICING_ACCESS_LOG',
   trustProxy: 'TRUST_PROXY',
   leaseMs: 'PRICING_LEASE_MS',
+  metricsPort: 'PRICING_METRICS_PORT',
+  metricsHost: 'PRICING_METRICS_HOST',
+  metricsToken: 'PRICING_METRICS_TOKEN',
 };
 
 export class ConfigError extends Error {}
@@ -88,14 +101,42 @@ function resolve<S extends TObject>(
     const value = flags[key] ?? env[ENV_KEYS[key]];
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  const sloppy = sloppyNumbers(schema, raw);
   const withDefaults = Value.Default(schema, raw);
   const converted = Value.Convert(schema, withDefaults);
   const errors = [...Value.Errors(schema, converted)];
-  if (errors.length > 0) {
-    const messages = errors.map((e) => `${e.path.slice(1) || 'config'}: ${e.message}`);
+  if (errors.length > 0 || sloppy.length > 0) {
+    const messages = [
+      ...sloppy,
+      ...errors.map((e) => `${e.path.slice(1) || 'config'}: ${e.message}`),
+    ];
     throw new ConfigError(`invalid configuration: ${[...new Set(messages)].join('; ')}`);
   }
   return converted as Static<S>;
+}
+
+/**
+ * TypeBox's conversion reads `1e3`, `0x10`, `1.5` or `Infinity` as numbers (`--port 1e3` became 1):
+ * integer settings take plain decimal integers only, number settings plain decimals.
+ */
+function sloppyNumbers(schema: TObject, raw: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    if (typeof value !== 'string') continue;
+    const property = schema.properties[key] as { type?: unknown } | undefined;
+    const pattern =
+      property?.type === 'integer'
+        ? /^-?\d+$/
+        : property?.type === 'number'
+          ? /^-?\d+(\.\d+)?$/
+          : null;
+    if (pattern && !pattern.test(value.trim())) {
+      const kind =
+        property?.type === 'integer' ? 'a plain decimal integer' : 'a plain decimal number';
+      problems.push(`${key}: must be ${kind}, got ${JSON.stringify(value)}`);
+    }
+  }
+  return problems;
 }
 
 /** The split roles share state through PostgreSQL and talk through Redis: both are required. */
@@ -112,6 +153,36 @@ function checkRole(config: ServeConfig): void {
   );
 }
 
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+}
+
+/** Metrics are never served on the public port, nor beyond loopback without a token. */
+function checkMetrics(config: ServeConfig): void {
+  if (config.metricsPort === undefined) return;
+  const problems: string[] = [];
+  if (config.role !== 'ingest' && config.metricsPort !== 0 && config.metricsPort === config.port) {
+    problems.push('metricsPort must differ from port: metrics are never served on the API port');
+  }
+  if (config.metricsToken === undefined && !isLoopback(config.metricsHost)) {
+    problems.push(
+      `metricsToken (PRICING_METRICS_TOKEN) is required when metrics listen on ${config.metricsHost}, which is not a loopback address`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+}
+
+function checkTrustProxy(config: ServeConfig): void {
+  try {
+    parseTrustProxy(config.trustProxy);
+  } catch (error) {
+    if (error instanceof TrustProxyError)
+      throw new ConfigError(`invalid configuration: ${error.message}`);
+    throw error;
+  }
+}
+
 /** Merges flags over env over defaults, converts types, and validates against the schema. */
 export function resolveServeConfig(
   flags: Flags<ServeConfig>,
@@ -119,6 +190,8 @@ export function resolveServeConfig(
 ): ServeConfig {
   const config = resolve(ServeConfigSchema, flags, env);
   checkRole(config);
+  checkMetrics(config);
+  checkTrustProxy(config);
   return config;
 }
 

@@ -10,6 +10,7 @@ import pino from 'pino';
 import { startAllRole } from './boot/role-all.ts';
 import { startApiRole } from './boot/role-api.ts';
 import { startIngestRole } from './boot/role-ingest.ts';
+import { assertPortFree } from './boot/port-probe.ts';
 import { describeStores } from './boot/stores.ts';
 import type { Role, ServeConfig } from './config.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
@@ -21,6 +22,8 @@ export interface Service {
   demoKey: string | null;
   /** The ingest role's lease owner id (`<host>:<pid>:<random>`), else null. */
   leaseOwner: string | null;
+  /** The operator metrics URL (`--metrics-port`), else null. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -40,9 +43,12 @@ export async function startService(
   const { role } = config;
   if (role === 'ingest') {
     const ingest = await startIngestRole(config, clock, logger);
-    return { role, url: null, demoKey: null, leaseOwner: ingest.owner, close: ingest.close };
+    const { owner: leaseOwner, metricsUrl, close } = ingest;
+    return { role, url: null, demoKey: null, leaseOwner, metricsUrl, close };
   }
+  await assertPortFree(config.host, config.port);
   const start = role === 'api' ? startApiRole : startAllRole;
   const http = await start(config, clock, logger);
-  return { role, url: http.url, demoKey: http.demoKey, leaseOwner: null, close: http.close };
+  const { url, demoKey, metricsUrl, close } = http;
+  return { role, url, demoKey, leaseOwner: null, metricsUrl, close };
 }

@@ -83,7 +83,7 @@ describe('end to end: the real CLI on a temp data dir', () => {
     assert.match(key, /^sk_live_[A-Za-z0-9]{32}$/);
 
     const imported = runCli(['import', importFile(dir, new Date().toISOString()), '--data', dir]);
-    assert.equal(imported.code, 0, imported.stderr + imported.stdout);
+    assert.equal(imported.code, 3, imported.stderr + imported.stdout);
     assert.match(imported.stdout + imported.stderr, /line 4/);
     assert.match(imported.stdout + imported.stderr, /line 6/);
 

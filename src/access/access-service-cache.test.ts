@@ -39,6 +39,105 @@ async function twoProcesses(name: string) {
   return { ...cli, serverStore, service, header, keyId: created.id };
 }
 
+/** A store whose reads can be made to fail, as PostgreSQL does in an outage. */
+function breakableStore(store: AccessStore) {
+  const state = { down: false };
+  const guard =
+    <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      state.down ? Promise.reject(new Error('connection refused')) : read(...args);
+  const breakable: AccessStore = {
+    ...store,
+    findKeyByHash: guard((hash) => store.findKeyByHash(hash)),
+    getAccount: guard((id) => store.getAccount(id)),
+    listKeys: guard(() => store.listKeys()),
+    listAccounts: guard(() => store.listAccounts()),
+    version: guard(() => store.version()),
+  };
+  return { breakable, state };
+}
+
+describe('AccessService cache: a change touches only what changed', () => {
+  async function twoCachedKeys(name: string) {
+    const cli = await accessFixture(join(dir, `${name}.db`));
+    const serverStore = createSqliteAccessStore({ path: join(dir, `${name}.db`) });
+    await serverStore.init();
+    await cli.admin.createAccount('acme', 'pro');
+    await cli.admin.createAccount('other', 'pro');
+    const kept = await cli.admin.createKey({ accountName: 'acme' });
+    const changed = await cli.admin.createKey({ accountName: 'other' });
+    const { breakable, state } = breakableStore(serverStore);
+    const { counted, calls } = countingStore(breakable);
+    const service = createAccessService({ store: counted });
+    await service.refreshNow();
+    const keptHeader = `ApiKey ${kept.key}`;
+    const changedHeader = `ApiKey ${changed.key}`;
+    assert.equal((await service.authenticate(keptHeader, IP, T0)).ok, true);
+    assert.equal((await service.authenticate(changedHeader, IP, T0)).ok, true);
+    return { ...cli, service, state, calls, keptHeader, changedHeader, changedId: changed.id };
+  }
+
+  test('after a revoke, the other cached keys keep working through a store outage', async () => {
+    const setup = await twoCachedKeys('outage-after-change');
+    await setup.admin.revokeKey(setup.changedId);
+    await setup.service.refreshNow();
+    const lookups = setup.calls.findKeyByHash;
+    setup.state.down = true;
+    assert.equal((await setup.service.authenticate(setup.keptHeader, IP, T0)).ok, true);
+    const revoked = await setup.service.authenticate(setup.changedHeader, IP, T0);
+    assert.equal(revoked.ok === false && revoked.status, 401);
+    assert.equal(setup.calls.findKeyByHash, lookups, 'both answered from the cache');
+    assert.equal(setup.service.cachedKeys(), 2);
+  });
+
+  test('an account change applies to its keys and leaves the others cached', async () => {
+    const setup = await twoCachedKeys('account-change');
+    await setup.admin.setAccount('other', { status: 'inactive' });
+    await setup.service.refreshNow();
+    setup.state.down = true;
+    const refused = await setup.service.authenticate(setup.changedHeader, IP, T0);
+    assert.equal(refused.ok === false && refused.code, 'SUBSCRIPTION_INACTIVE');
+    assert.equal((await setup.service.authenticate(setup.keptHeader, IP, T0)).ok, true);
+  });
+
+  test('a re-read that fails keeps the cache and is retried until it succeeds', async () => {
+    const setup = await twoCachedKeys('failed-reread');
+    await setup.admin.revokeKey(setup.changedId);
+    setup.state.down = true;
+    await assert.rejects(setup.service.refreshNow(), /connection refused/);
+    assert.equal((await setup.service.authenticate(setup.keptHeader, IP, T0)).ok, true);
+    setup.state.down = false;
+    await setup.service.refreshNow();
+    const revoked = await setup.service.authenticate(setup.changedHeader, IP, T0);
+    assert.equal(revoked.ok === false && revoked.status, 401);
+  });
+
+  test('a deleted key row leaves the cache; a refresh with nothing cached reads no lists', async () => {
+    const { store, admin } = await accessFixture();
+    await admin.createAccount('acme', 'pro');
+    const { key } = await admin.createKey({ accountName: 'acme' });
+    let listReads = 0;
+    let gone = false;
+    const service = createAccessService({
+      store: {
+        ...store,
+        listKeys: async () => (listReads++, gone ? [] : store.listKeys()),
+        listAccounts: async () => (listReads++, store.listAccounts()),
+      },
+    });
+    await service.refreshNow();
+    await admin.createAccount('later', 'pro');
+    await service.refreshNow();
+    assert.equal(listReads, 0);
+    await service.authenticate(`ApiKey ${key}`, IP, T0);
+    gone = true;
+    await admin.createAccount('again', 'pro');
+    await service.refreshNow();
+    assert.equal(listReads, 2);
+    assert.equal(service.cachedKeys(), 0);
+  });
+});
+
 describe('AccessService cache', () => {
   test('repeated requests with one key hit the store once', async () => {
     const { store, admin } = await accessFixture();

@@ -139,13 +139,17 @@ describe('authenticate: 403', () => {
     }
   });
 
-  test('allow-lists apply only while the account is on Enterprise', async () => {
+  test('a plan change never widens access: the allow-list holds on every plan', async () => {
     const { service, admin } = await setup('enterprise');
-    const { key } = await admin.createKey({ accountName: 'acme', allowIps: ['127.0.0.1'] });
-    assert.equal((await service.authenticate(`ApiKey ${key}`, '10.0.0.1', T0)).ok, false);
-    await admin.setAccount('acme', { plan: 'pro' });
-    await service.refreshNow();
-    assert.equal((await service.authenticate(`ApiKey ${key}`, '10.0.0.1', T0)).ok, true);
+    const { key } = await admin.createKey({ accountName: 'acme', allowIps: ['10.0.0.0/8'] });
+    const header = `ApiKey ${key}`;
+    for (const plan of ['pro', 'developer', 'enterprise']) {
+      await admin.setAccount('acme', { plan });
+      await service.refreshNow();
+      assert.equal((await service.authenticate(header, '10.1.2.3', T0)).ok, true, plan);
+      const outside = await service.authenticate(header, '203.0.113.9', T0);
+      assert.equal(outside.ok === false && outside.code, 'IP_NOT_ALLOWED', plan);
+    }
   });
 });
 

@@ -1,9 +1,12 @@
 /**
  * Authentication of key-gated requests: Authorization header → key → account → effective plan
- * and quota limits, or a 401/403 refusal. Keys found in the store are cached by hash; the cache
- * is dropped whenever `store.version()` moves (polled on a timer), so a revoke or plan change
- * made by another process takes effect within one refresh interval. Misses are not cached: an
- * unknown well-formed key costs one indexed store lookup, and malformed tokens cost none.
+ * and quota limits, or a 401/403 refusal. Keys found in the store are cached by hash. When
+ * `store.version()` moves (polled on a timer) the cached keys are re-read, with their accounts,
+ * in one read of the key and account lists: a changed key or account is replaced, a vanished
+ * one dropped, and the rest stay cached, so a revoke or plan change made by another process
+ * takes effect within one refresh interval without sending every request back to the store.
+ * A failed re-read keeps the cache as it was and is retried on the next tick. Misses are not
+ * cached: an unknown well-formed key costs one indexed store lookup, malformed tokens none.
  */
 import type { AccessStore, Account, ApiKeyRecord } from './access-store.ts';
 import type { QuotaLimits } from './rate-limiter.ts';
@@ -32,7 +35,7 @@ export interface AccessService {
     clientIp: string,
     now: number,
   ): Promise<AuthResult>;
-  /** Checks the store version once and drops the cache if it moved. */
+  /** Checks the store version once and, if it moved, re-reads the cached keys. */
   refreshNow(): Promise<void>;
   /** Refreshes now, then polls `refreshNow` on an unref'd timer. */
   startRefresh(intervalMs?: number): void;
@@ -51,6 +54,10 @@ interface CachedKey {
   key: ApiKeyRecord;
   account: Account | null;
   allowList: ParsedRange[];
+}
+
+function cachedKey(key: ApiKeyRecord, account: Account | null): CachedKey {
+  return { key, account, allowList: parseAllowList(key.allowIps) };
 }
 
 const AUTHORIZATION = /^\s*(\S+)\s+(\S+)\s*$/;
@@ -76,9 +83,12 @@ export function effectiveLimits(plan: Plan, account: Account): QuotaLimits {
   };
 }
 
-/** Allow-lists apply to Enterprise accounts only; an empty list allows any address. */
-function ipRefused(entry: CachedKey, account: Account, clientIp: string): boolean {
-  if (account.plan !== 'enterprise' || entry.key.allowIps.length === 0) return false;
+/**
+ * A stored allow-list holds on every plan: only Enterprise accounts may create one, but a later
+ * plan change never widens a key's access. An empty list allows any address.
+ */
+function ipRefused(entry: CachedKey, clientIp: string): boolean {
+  if (entry.key.allowIps.length === 0) return false;
   return !ipAllowed(entry.allowList, clientIp);
 }
 
@@ -88,7 +98,7 @@ function decide(entry: CachedKey, hash: string, clientIp: string, now: number): 
   if (key.expiresAt !== null && key.expiresAt <= now) return invalidKey();
   if (!account) return invalidKey();
   if (account.status !== 'active') return subscriptionInactive();
-  if (ipRefused(entry, account, clientIp)) return ipNotAllowed();
+  if (ipRefused(entry, clientIp)) return ipNotAllowed();
   const plan = effectivePlan(account, key);
   return { ok: true, account, key, plan, limits: effectiveLimits(plan, account) };
 }
@@ -105,17 +115,31 @@ export function createAccessService(options: AccessServiceOptions): AccessServic
     const startedIn = generation;
     const key = await store.findKeyByHash(hash);
     if (!key) return null;
-    const account = await store.getAccount(key.accountId);
-    const entry = { key, account, allowList: parseAllowList(key.allowIps) };
+    const entry = cachedKey(key, await store.getAccount(key.accountId));
     if (startedIn === generation) cache.set(hash, entry);
     return entry;
+  };
+
+  /** Re-reads every cached key and its account; entries a newer lookup replaced are kept. */
+  const revalidate = async (): Promise<void> => {
+    const snapshot = [...cache];
+    if (snapshot.length === 0) return;
+    const [keys, accounts] = await Promise.all([store.listKeys(), store.listAccounts()]);
+    const keysByHash = new Map(keys.map((key) => [key.hash, key]));
+    const accountsById = new Map(accounts.map((account) => [account.id, account]));
+    for (const [hash, entry] of snapshot) {
+      if (cache.get(hash) !== entry) continue;
+      const key = keysByHash.get(hash);
+      if (key) cache.set(hash, cachedKey(key, accountsById.get(key.accountId) ?? null));
+      else cache.delete(hash);
+    }
   };
 
   const refreshNow = async (): Promise<void> => {
     const version = await store.version();
     if (version === knownVersion) return;
     generation += 1;
-    cache.clear();
+    await revalidate();
     knownVersion = version;
   };
 

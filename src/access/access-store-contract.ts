@@ -5,6 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccessStore, Account, ApiKeyRecord } from './access-store.ts';
+import { monthlyUsageContract } from './monthly-usage-contract.ts';
 
 const T0 = Date.parse('2026-11-01T00:00:00Z');
 
@@ -51,6 +52,8 @@ export function accessStoreContract(
   };
 
   describe(`AccessStore contract: ${name}`, () => {
+    monthlyUsageContract(withStore);
+
     test(
       'init is idempotent',
       withStore(async (store) => {

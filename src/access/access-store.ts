@@ -4,6 +4,7 @@
  * (the CLI), so a server can refresh its cache within a second.
  */
 import type { Plan } from '../domain/plans.ts';
+import type { MonthlyUsageStore } from './monthly-usage.ts';
 
 export type AccountStatus = 'active' | 'inactive' | 'expired';
 export type KeyStatus = 'active' | 'revoked';
@@ -40,7 +41,8 @@ export interface AccountPatch {
   monthlyOverride?: number | null;
 }
 
-export interface AccessStore {
+/** Also the durable monthly quota usage (monthly-usage.ts), which never moves version(). */
+export interface AccessStore extends MonthlyUsageStore {
   init(): Promise<void>;
   createAccount(account: Account): Promise<void>;
   updateAccount(id: string, patch: AccountPatch): Promise<void>;

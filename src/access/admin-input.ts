@@ -1,4 +1,8 @@
-/** Validation of operator input for the admin operations; every problem is an AdminError. */
+/**
+ * Validation of operator input for the admin operations. A malformed value is an
+ * AdminInputError (the CLI's usage error, exit 2); an AdminError is a well-formed request the
+ * store's state refuses (exit 1).
+ */
 import { isPlan } from '../domain/plans.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { AccountStatus } from './access-store.ts';
@@ -7,6 +11,8 @@ import { normaliseRange } from './ip-allow-list.ts';
 export class AdminError extends Error {
   override name = 'AdminError';
 }
+
+export class AdminInputError extends AdminError {}
 
 export type IntegerInput = number | string | null | undefined;
 
@@ -17,7 +23,7 @@ const ISO_DATE =
 
 export function parseAccountName(name: string): string {
   if (!ACCOUNT_NAME.test(name)) {
-    throw new AdminError(
+    throw new AdminInputError(
       `Invalid account name "${name}": use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
     );
   }
@@ -27,13 +33,14 @@ export function parseAccountName(name: string): string {
 export function parsePlan(plan: string): Plan {
   const lower = plan.toLowerCase();
   if (!isPlan(lower))
-    throw new AdminError(`Unknown plan "${plan}": use developer, pro or enterprise`);
+    throw new AdminInputError(`Unknown plan "${plan}": use developer, pro or enterprise`);
   return lower;
 }
 
 export function parseStatus(status: string): AccountStatus {
   const match = ACCOUNT_STATUSES.find((known) => known === status.toLowerCase());
-  if (!match) throw new AdminError(`Unknown status "${status}": use active, inactive or expired`);
+  if (!match)
+    throw new AdminInputError(`Unknown status "${status}": use active, inactive or expired`);
   return match;
 }
 
@@ -44,7 +51,7 @@ export function parseOverride(value: IntegerInput, label: string): number | null
   const number =
     typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(number) || number < 1) {
-    throw new AdminError(
+    throw new AdminInputError(
       `${label} must be a positive integer (or "none" for the plan's value), got "${value}"`,
     );
   }
@@ -55,11 +62,11 @@ export function parseOverride(value: IntegerInput, label: string): number | null
 export function parseExpiry(text: string, now: number): number {
   const ms = ISO_DATE.test(text.trim()) ? Date.parse(text.trim()) : NaN;
   if (Number.isNaN(ms)) {
-    throw new AdminError(
+    throw new AdminInputError(
       `Invalid expiry "${text}": use an ISO 8601 date such as 2026-12-31 or 2026-12-31T12:00:00Z`,
     );
   }
-  if (ms <= now) throw new AdminError(`Expiry "${text}" is not in the future`);
+  if (ms <= now) throw new AdminInputError(`Expiry "${text}" is not in the future`);
   return ms;
 }
 
@@ -67,7 +74,7 @@ export function parseAllowIps(cidrs: readonly string[]): string[] {
   return cidrs.map((cidr) => {
     const normalised = normaliseRange(cidr);
     if (!normalised)
-      throw new AdminError(
+      throw new AdminInputError(
         `Invalid IP range "${cidr}": use CIDR notation such as 203.0.113.0/24 or 2001:db8::/32`,
       );
     return normalised;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AdminError, TRIAL_DURATION_MS } from './admin.ts';
+import { AdminError, AdminInputError, TRIAL_DURATION_MS } from './admin.ts';
 import { accessFixture, T0 } from './access-test-fixture.ts';
 import { hashApiKey } from './keys.ts';
 import { DAY } from '../domain/clock.ts';
@@ -139,6 +139,38 @@ describe('admin: keys', () => {
     assert.equal(rows[0]?.createdAt, '2026-11-01T00:00:00.000Z');
     assert.equal(rows[1]?.expiresAt, '2026-11-03T00:00:01.000Z');
     await assert.rejects(admin.revokeKey('key_nope'), /No key with id "key_nope"/);
+  });
+
+  test('prepareKey stores nothing until commit; a second revoke is reported', async () => {
+    const { admin, store } = await accessFixture();
+    await admin.createAccount('acme', 'pro');
+    const prepared = await admin.prepareKey({ accountName: 'acme' });
+    assert.deepEqual(await store.listKeys(), []);
+    await prepared.commit();
+    assert.equal((await store.findKeyByHash(hashApiKey(prepared.key)))?.id, prepared.id);
+    assert.equal(await admin.revokeKey(prepared.id), 'revoked');
+    assert.equal(await admin.revokeKey(prepared.id), 'already_revoked');
+  });
+
+  test('malformed input is an AdminInputError; a refusal by state is not', async () => {
+    const { admin } = await accessFixture();
+    await admin.createAccount('small', 'pro');
+    for (const attempt of [
+      admin.createAccount('x', 'gold'),
+      admin.setAccount('small', { status: 'paused' }),
+      admin.setAccount('small', {}),
+      admin.createKey({ accountName: 'small', allowIps: [''] }),
+      admin.createKey({ accountName: 'small', expiresAt: 'tomorrow' }),
+    ]) {
+      await assert.rejects(attempt, AdminInputError);
+    }
+    for (const attempt of [
+      admin.createKey({ accountName: 'small', allowIps: ['10.0.0.0/8'] }),
+      admin.createKey({ accountName: 'ghost' }),
+      admin.revokeKey('key_nope'),
+    ]) {
+      await assert.rejects(attempt, (error) => !(error instanceof AdminInputError));
+    }
   });
 
   test('ensureDemoAccount creates demo on enterprise once', async () => {

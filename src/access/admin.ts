@@ -1,7 +1,9 @@
 /**
  * Admin operations behind the `pricing accounts` / `pricing keys` commands: validated writes
- * to the AccessStore with human error messages (AdminError). A key's plaintext is returned once
- * by createKey and never stored.
+ * to the AccessStore with human error messages (AdminInputError for malformed input, AdminError
+ * for what the store's state refuses). A key's plaintext is returned once and never stored:
+ * prepareKey hands it out before anything is written, so a caller can show it first and commit
+ * only once it was shown.
  */
 import type { AccessStore, Account, AccountPatch, KeyStatus } from './access-store.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -16,6 +18,7 @@ import {
 } from './keys.ts';
 import {
   AdminError,
+  AdminInputError,
   parseAccountName,
   parseAllowIps,
   parseExpiry,
@@ -25,7 +28,7 @@ import {
 } from './admin-input.ts';
 import type { IntegerInput } from './admin-input.ts';
 
-export { AdminError } from './admin-input.ts';
+export { AdminError, AdminInputError } from './admin-input.ts';
 
 export const TRIAL_DURATION_MS = 2 * DAY;
 export const DEMO_ACCOUNT_NAME = 'demo';
@@ -56,6 +59,13 @@ export interface CreatedKey {
   expiresAt: string | null;
 }
 
+/** A key generated and validated but not stored yet: `commit()` stores its hash. */
+export interface PreparedKey extends CreatedKey {
+  commit(): Promise<void>;
+}
+
+export type RevokeOutcome = 'revoked' | 'already_revoked';
+
 export interface KeyListRow {
   id: string;
   account: string;
@@ -72,7 +82,8 @@ export interface Admin {
   setAccount(name: string, patch: AccountPatchInput): Promise<Account>;
   listAccounts(): Promise<Account[]>;
   createKey(input: CreateKeyInput): Promise<CreatedKey>;
-  revokeKey(id: string): Promise<void>;
+  prepareKey(input: CreateKeyInput): Promise<PreparedKey>;
+  revokeKey(id: string): Promise<RevokeOutcome>;
   listKeys(): Promise<KeyListRow[]>;
   /** On an empty store: account `demo` (enterprise) with one key, whose plaintext is returned. */
   ensureDemoAccount(): Promise<string | null>;
@@ -83,7 +94,8 @@ export interface AdminOptions {
   clock: Clock;
 }
 
-function toStorePatch(patch: AccountPatchInput): AccountPatch {
+/** The store patch of a validated `accounts set`; AdminInputError when it changes nothing. */
+export function parseAccountPatch(patch: AccountPatchInput): AccountPatch {
   const result: AccountPatch = {};
   if (patch.plan !== undefined) result.plan = parsePlan(patch.plan);
   if (patch.status !== undefined) result.status = parseStatus(patch.status);
@@ -92,8 +104,23 @@ function toStorePatch(patch: AccountPatchInput): AccountPatch {
   if (perMinute !== undefined) result.perMinuteOverride = perMinute;
   if (monthly !== undefined) result.monthlyOverride = monthly;
   if (Object.keys(result).length === 0)
-    throw new AdminError('Nothing to change: give a plan, status or limit');
+    throw new AdminInputError('Nothing to change: give a plan, status or limit');
   return result;
+}
+
+/** The validated expiry and allow-list of a key request (the plan check needs the account). */
+export function parseKeyRequest(input: CreateKeyInput, createdAt: number) {
+  if (input.trial && input.expiresAt != null) {
+    throw new AdminInputError(
+      'A trial key always expires 2 days after creation: do not give an expiry',
+    );
+  }
+  const expiresAt = input.trial
+    ? createdAt + TRIAL_DURATION_MS
+    : input.expiresAt != null
+      ? parseExpiry(input.expiresAt, createdAt)
+      : null;
+  return { expiresAt, allowIps: parseAllowIps(input.allowIps ?? []) };
 }
 
 function keyStatusAt(
@@ -129,31 +156,19 @@ export function createAdmin({ store, clock }: AdminOptions): Admin {
     return account;
   };
 
-  const expiryFor = (input: CreateKeyInput, createdAt: number): number | null => {
-    if (input.trial && input.expiresAt != null) {
-      throw new AdminError(
-        'A trial key always expires 2 days after creation: do not give an expiry',
-      );
-    }
-    if (input.trial) return createdAt + TRIAL_DURATION_MS;
-    return input.expiresAt != null ? parseExpiry(input.expiresAt, createdAt) : null;
-  };
-
-  const allowIpsFor = (input: CreateKeyInput, plan: Plan): string[] => {
-    const allowIps = parseAllowIps(input.allowIps ?? []);
+  const checkAllowListPlan = (input: CreateKeyInput, allowIps: string[], plan: Plan): void => {
     if (allowIps.length > 0 && plan !== 'enterprise') {
       throw new AdminError(
         `IP allow-lists are an Enterprise feature; account "${input.accountName}" is on ${plan}`,
       );
     }
-    return allowIps;
   };
 
-  const createKey = async (input: CreateKeyInput): Promise<CreatedKey> => {
-    const account = await requireAccount(input.accountName);
+  const prepareKey = async (input: CreateKeyInput): Promise<PreparedKey> => {
     const createdAt = clock.now();
-    const expiresAt = expiryFor(input, createdAt);
-    const allowIps = allowIpsFor(input, account.plan);
+    const { expiresAt, allowIps } = parseKeyRequest(input, createdAt);
+    const account = await requireAccount(input.accountName);
+    checkAllowListPlan(input, allowIps, account.plan);
     const key = generateApiKey();
     const record = {
       id: generateKeyId(),
@@ -166,21 +181,31 @@ export function createAdmin({ store, clock }: AdminOptions): Admin {
       expiresAt,
       allowIps,
     };
-    await store.createKey(record);
-    return { id: record.id, key, prefix: record.prefix, expiresAt: isoOrNull(expiresAt) };
+    const shown = { id: record.id, key, prefix: record.prefix, expiresAt: isoOrNull(expiresAt) };
+    return { ...shown, commit: () => store.createKey(record) };
+  };
+
+  const createKey = async (input: CreateKeyInput): Promise<CreatedKey> => {
+    const { commit, ...created } = await prepareKey(input);
+    await commit();
+    return created;
   };
 
   return {
     createAccount,
     async setAccount(name, patch) {
       const account = await requireAccount(name);
-      await store.updateAccount(account.id, toStorePatch(patch));
+      await store.updateAccount(account.id, parseAccountPatch(patch));
       return requireAccount(name);
     },
     listAccounts: () => store.listAccounts(),
     createKey,
+    prepareKey,
     async revokeKey(id) {
-      if (!(await store.revokeKey(id))) throw new AdminError(`No key with id "${id}"`);
+      const known = (await store.listKeys()).find((key) => key.id === id);
+      if (known?.status === 'revoked') return 'already_revoked';
+      if (!known || !(await store.revokeKey(id))) throw new AdminError(`No key with id "${id}"`);
+      return 'revoked';
     },
     async listKeys() {
       const [keys, accounts] = await Promise.all([store.listKeys(), store.listAccounts()]);

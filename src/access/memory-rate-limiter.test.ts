@@ -4,6 +4,7 @@ import { createMemoryRateLimiter } from './memory-rate-limiter.ts';
 import { rateLimiterContract } from './rate-limiter-contract.ts';
 import { healthIpKey, healthIpLimits } from './health-limits.ts';
 import { MINUTE } from '../domain/clock.ts';
+import { fakeLedger, ledgerKey } from './monthly-usage-test-support.ts';
 
 rateLimiterContract('memory', () => createMemoryRateLimiter());
 
@@ -38,5 +39,49 @@ describe('memory limiter housekeeping', () => {
     assert.equal(refused.month, null);
     const otherIp = await limiter.consume(healthIpKey('198.51.100.1'), healthIpLimits, now);
     assert.equal(otherIp.allowed, true);
+  });
+});
+
+rateLimiterContract('memory with a seeding month ledger', () =>
+  createMemoryRateLimiter({ monthLedger: fakeLedger(), seedMonths: true }),
+);
+
+describe('memory limiter with a month ledger', () => {
+  const NOV = Date.parse('2026-11-03T12:00:00Z');
+  const LIMITS = { perMinute: 100, monthly: 50 };
+
+  test('records admitted requests under a monthly cap only', async () => {
+    const ledger = fakeLedger();
+    const limiter = createMemoryRateLimiter({ monthLedger: ledger });
+    for (let i = 0; i < 3; i += 1)
+      await limiter.consume('acc_a', { perMinute: 2, monthly: 50 }, NOV);
+    await limiter.consume('acc_b', { perMinute: 2, monthly: null }, NOV);
+    assert.deepEqual([...ledger.recorded], [[ledgerKey('acc_a', 202611), 2]]);
+    assert.equal(ledger.reads, 0, 'no seeding without seedMonths');
+  });
+
+  test('a restarted process starts the month from the ledger, reading it once', async () => {
+    const ledger = fakeLedger({ [ledgerKey('acc_a', 202611)]: 45 });
+    const limiter = createMemoryRateLimiter({ monthLedger: ledger, seedMonths: true });
+    const decisions = await Promise.all(
+      Array.from({ length: 8 }, () => limiter.consume('acc_a', LIMITS, NOV)),
+    );
+    assert.equal(decisions.filter((decision) => decision.allowed).length, 5);
+    assert.equal(decisions.at(-1)?.refusedBy, 'month');
+    assert.equal(ledger.reads, 1);
+    const december = await limiter.consume('acc_a', LIMITS, Date.parse('2026-12-01T00:00:00Z'));
+    assert.equal(december.month?.remaining, 49, 'a new month starts from its own total');
+  });
+
+  test('a failed read decides on the local count and is retried a second later', async () => {
+    const ledger = fakeLedger({ [ledgerKey('acc_a', 202611)]: 30 });
+    ledger.failing = true;
+    const limiter = createMemoryRateLimiter({ monthLedger: ledger, seedMonths: true });
+    assert.equal((await limiter.consume('acc_a', LIMITS, NOV)).month?.remaining, 49);
+    assert.equal((await limiter.consume('acc_a', LIMITS, NOV + 999)).month?.remaining, 48);
+    assert.equal(ledger.reads, 1, 'no read on every request while the store is down');
+    ledger.failing = false;
+    const seeded = await limiter.consume('acc_a', LIMITS, NOV + 1_000);
+    assert.equal(seeded.month?.remaining, 50 - 33, 'the local counts are not counted twice');
   });
 });

@@ -3,9 +3,13 @@
  * and UTC month. A refused request spends nothing: a minute refusal leaves both windows alone,
  * and a month refusal does not spend the minute either. Counters from past windows are swept
  * when the minute (or month) rolls over, so memory holds only accounts seen this window.
+ * With a `monthLedger` every admitted request under a monthly cap is recorded in it, and with
+ * `seedMonths` each account's month starts from the ledger's total (month-seeds.ts).
  */
 import type { QuotaDecision, QuotaLimits, RateLimiter, WindowState } from './rate-limiter.ts';
-import { minuteWindow, monthWindow, resetSeconds } from './quota-windows.ts';
+import { minuteWindow, monthNumber, monthWindow, resetSeconds } from './quota-windows.ts';
+import { MonthSeeds } from './month-seeds.ts';
+import type { MonthLedger } from './monthly-usage-ledger.ts';
 import type { WindowBounds } from './quota-windows.ts';
 
 interface Counter {
@@ -26,6 +30,12 @@ class WindowCounters {
 
   spend(id: string, bounds: WindowBounds, used: number): void {
     this.counters.set(id, { start: bounds.start, count: used + 1 });
+  }
+
+  /** Lifts the counter of this window to at least `used`. */
+  raise(id: string, bounds: WindowBounds, used: number): void {
+    const current = this.used(id, bounds);
+    this.counters.set(id, { start: bounds.start, count: Math.max(current, used) });
   }
 
   size(): number {
@@ -54,9 +64,21 @@ export interface MemoryRateLimiter extends RateLimiter {
   trackedCounters(): number;
 }
 
-export function createMemoryRateLimiter(): MemoryRateLimiter {
+export interface MemoryRateLimiterOptions {
+  /** Records every request admitted under a monthly cap. */
+  monthLedger?: MonthLedger;
+  /** Starts each account's month from the ledger's total (needs `monthLedger`). */
+  seedMonths?: boolean;
+}
+
+export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): MemoryRateLimiter {
   const minutes = new WindowCounters();
   const months = new WindowCounters();
+  const ledger = options.monthLedger;
+  const seeds =
+    ledger && options.seedMonths
+      ? new MonthSeeds(ledger, (id, month, used) => months.raise(id, month, used))
+      : null;
 
   const decide = (id: string, limits: QuotaLimits, now: number): QuotaDecision => {
     const minute = minuteWindow(now);
@@ -88,7 +110,11 @@ export function createMemoryRateLimiter(): MemoryRateLimiter {
 
   return {
     async consume(accountId, limits, now) {
-      return decide(accountId, limits, now);
+      if (limits.monthly === null) return decide(accountId, limits, now);
+      await seeds?.ensure(accountId, now);
+      const decision = decide(accountId, limits, now);
+      if (decision.allowed) ledger?.record(accountId, monthNumber(now));
+      return decision;
     },
     async close() {},
     trackedCounters: () => minutes.size() + months.size(),

@@ -75,6 +75,25 @@ describe('PostgreSQL access store', needsPostgres, () => {
     assert.equal(await writers[1]!.version(), start + 12);
   });
 
+  test('monthly usage from concurrent writers adds up exactly, without deadlocks', async () => {
+    const schema = testSchemaName();
+    const writers = [openStore(schema), openStore(schema), openStore(schema)];
+    await Promise.all(writers.map((store) => store.init()));
+    const accounts = ['acc_a', 'acc_b', 'acc_c', 'acc_d'];
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => {
+        const order = i % 2 === 0 ? accounts : [...accounts].reverse();
+        return writers[i % writers.length]!.addMonthlyUsage(
+          order.map((accountId) => ({ accountId, month: 202611, count: 1 })),
+        );
+      }),
+    );
+    for (const accountId of accounts) {
+      assert.equal(await writers[0]!.monthlyUsage(accountId, 202611), 30);
+    }
+    assert.equal(await writers[1]!.version(), 0, 'usage never moves the version');
+  });
+
   test('names list in byte order, like the SQLite store', async () => {
     const store = openStore();
     await store.init();

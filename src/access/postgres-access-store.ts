@@ -1,9 +1,10 @@
 /**
  * AccessStore on PostgreSQL, for deployments with several API processes: accounts and keys
  * live in the shared database. Every write bumps the single `access_version` row in the same
- * transaction, so each process's AccessService, polling version(), drops its key cache within
- * one refresh interval of a revoke made anywhere (API process or CLI).
+ * transaction, so each process's AccessService, polling version(), re-reads its cached keys
+ * within one refresh interval of a revoke made anywhere (API process or CLI).
  * Orderings use the "C" collation: byte order, the same as the SQLite store.
+ * Monthly quota usage is added to in one statement per flush and never moves the version.
  */
 import { systemClock } from '../domain/clock.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -13,6 +14,8 @@ import type { PoolClient, PostgresConnectionOptions, Queryable } from '../store/
 import { migrate } from '../store/postgres/migrate.ts';
 import type { PostgresMigration } from '../store/postgres/migrate.ts';
 import type { AccessStore, Account, AccountPatch, ApiKeyRecord } from './access-store.ts';
+import { inDeltaOrder, mergeDeltas } from './monthly-usage.ts';
+import type { MonthlyUsage } from './monthly-usage.ts';
 
 export interface PostgresAccessStoreOptions extends PostgresConnectionOptions {
   clock?: Clock;
@@ -50,7 +53,26 @@ const MIGRATIONS: readonly PostgresMigration[] = [
       );
       INSERT INTO access_version (value) VALUES (0);`,
   },
+  {
+    version: 2,
+    name: 'monthly quota usage',
+    sql: `
+      CREATE TABLE monthly_usage (
+        account_id TEXT NOT NULL,
+        month INTEGER NOT NULL,
+        used BIGINT NOT NULL CHECK (used BETWEEN 0 AND 9007199254740991),
+        PRIMARY KEY (account_id, month)
+      );`,
+  },
 ];
+
+/** Rows in the merged (sorted) order, so concurrent writers lock them in one order. */
+const ADD_USAGE = `
+  INSERT INTO monthly_usage (account_id, month, used)
+  SELECT a, m, u FROM unnest($1::text[], $2::int[], $3::bigint[]) WITH ORDINALITY AS d (a, m, u, n)
+  ORDER BY n
+  ON CONFLICT (account_id, month) DO UPDATE SET used = monthly_usage.used + EXCLUDED.used
+  RETURNING account_id AS "accountId", month, used`;
 
 const ACCOUNT_COLUMNS = `id, name, plan, status, per_minute_override AS "perMinuteOverride",
   monthly_override AS "monthlyOverride", created_at AS "createdAt"`;
@@ -212,6 +234,25 @@ export function createPostgresAccessStore(options: PostgresAccessStoreOptions): 
         [hash],
       );
       return result.rows[0] ?? null;
+    },
+    async addMonthlyUsage(deltas) {
+      ready();
+      const merged = mergeDeltas(deltas);
+      if (merged.length === 0) return [];
+      const result = await pool.query<MonthlyUsage>(ADD_USAGE, [
+        merged.map((delta) => delta.accountId),
+        merged.map((delta) => delta.month),
+        merged.map((delta) => delta.count),
+      ]);
+      return inDeltaOrder(deltas, result.rows);
+    },
+    async monthlyUsage(accountId, month) {
+      ready();
+      const result = await pool.query<{ used: number }>(
+        'SELECT used FROM monthly_usage WHERE account_id = $1 AND month = $2',
+        [accountId, month],
+      );
+      return result.rows[0]?.used ?? 0;
     },
     async version() {
       ready();

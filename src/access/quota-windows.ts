@@ -18,6 +18,12 @@ export function monthWindow(now: number): WindowBounds {
   return { start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1) };
 }
 
+/** The UTC calendar month of `now` as `yyyymm` (the number in the Redis month keys). */
+export function monthNumber(now: number): number {
+  const date = new Date(now);
+  return date.getUTCFullYear() * 100 + date.getUTCMonth() + 1;
+}
+
 /** Whole seconds until `end`, rounded up, never below 1. */
 export function resetSeconds(end: number, now: number): number {
   return Math.max(1, Math.ceil((end - now) / SECOND));

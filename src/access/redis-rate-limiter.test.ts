@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { accountKey, createRedisRateLimiter } from './redis-rate-limiter.ts';
+import { accountKey, createRedisRateLimiter, monthKey } from './redis-rate-limiter.ts';
+import { fakeLedger, ledgerKey } from './monthly-usage-test-support.ts';
 import type { QuotaLimits, RateLimiter } from './rate-limiter.ts';
 import { rateLimiterContract } from './rate-limiter-contract.ts';
 import { healthIpKey, healthIpLimits } from './health-limits.ts';
@@ -47,6 +48,73 @@ describe('Redis rate limiter', needsRedis, () => {
   });
 
   rateLimiterContract('redis, caller clock', () => limiter('caller'));
+  rateLimiterContract('redis with a month ledger, caller clock', () => {
+    const prefix = testPrefix();
+    prefixes.push(prefix);
+    return createRedisRateLimiter({
+      url: REDIS_URL,
+      prefix,
+      clock: 'caller',
+      monthLedger: fakeLedger(),
+    });
+  });
+
+  test('a missing month key is recreated from the ledger before anything is counted', async () => {
+    const prefix = testPrefix();
+    prefixes.push(prefix);
+    const ledger = fakeLedger({ [ledgerKey('acc_seed', 202611)]: 100 });
+    const subject = createRedisRateLimiter({
+      redis: admin,
+      prefix,
+      clock: 'caller',
+      monthLedger: ledger,
+    });
+    const now = Date.parse('2026-11-03T12:00:00Z');
+    const first = await subject.consume('acc_seed', DEVELOPER, now);
+    assert.equal(first.month?.remaining, 10_000 - 101);
+    assert.deepEqual([...ledger.recorded], [[ledgerKey('acc_seed', 202611), 1]]);
+    assert.equal(ledger.reads, 1);
+    await subject.consume('acc_seed', DEVELOPER, now);
+    assert.equal(ledger.reads, 1, 'no read while the key exists');
+
+    await admin.del(monthKey(prefix, 'acc_seed', 202611));
+    const decisions = await Promise.all(
+      Array.from({ length: 20 }, () => subject.consume('acc_seed', DEVELOPER, now + 1)),
+    );
+    assert.ok(decisions.every((decision) => decision.allowed));
+    const remaining = decisions.map((decision) => decision.month!.remaining).sort((a, b) => b - a);
+    assert.deepEqual(
+      remaining,
+      Array.from({ length: 20 }, (_, i) => 10_000 - 103 - i),
+      'seeded once from stored 100 + 2 recorded, then counted exactly',
+    );
+    const uncapped = await subject.consume('acc_free', { perMinute: 5, monthly: null }, now);
+    assert.equal(uncapped.month, null);
+    assert.equal(ledger.recorded.get(ledgerKey('acc_free', 202611)), undefined);
+  });
+
+  test('raiseMonthCounters lifts a counter to the stored total and never lowers one', async () => {
+    const prefix = testPrefix();
+    prefixes.push(prefix);
+    const subject = createRedisRateLimiter({ redis: admin, prefix, clock: 'caller' });
+    const now = Date.parse('2026-11-03T12:00:00Z');
+    for (let i = 0; i < 5; i += 1) await subject.consume('acc_r', DEVELOPER, now);
+    const key = monthKey(prefix, 'acc_r', 202611);
+    const ttlBefore = await admin.pttl(key);
+    await subject.raiseMonthCounters([{ accountId: 'acc_r', month: 202611, used: 3 }]);
+    assert.equal(await admin.get(key), '5');
+    await subject.raiseMonthCounters([
+      { accountId: 'acc_r', month: 202611, used: 9 },
+      { accountId: 'acc_new', month: 202611, used: 4 },
+    ]);
+    assert.equal(await admin.get(key), '9');
+    assert.ok((await admin.pttl(key)) <= ttlBefore, 'the TTL is kept');
+    assert.equal(await admin.get(monthKey(prefix, 'acc_new', 202611)), '4');
+    const created = (await admin.pttl(monthKey(prefix, 'acc_new', 202611))) / 86_400_000;
+    assert.ok(created > 31.9 && created <= 32, `created with the month TTL (${created} days)`);
+    const decision = await subject.consume('acc_r', DEVELOPER, now);
+    assert.equal(decision.month?.remaining, 10_000 - 10);
+  });
 
   test('window keys name the UTC minute and the UTC calendar month', async () => {
     const prefix = testPrefix();

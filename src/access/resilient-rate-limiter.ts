@@ -3,8 +3,9 @@
  * (Redis) limiter throws, every decision comes from the fallback (an in-process memory limiter)
  * with the full per-account limits, so each API process enforces the limits on its own: during
  * an outage an account can get at most (number of API processes) × its limits, never unlimited
- * access and never an outage of the API itself. Requests counted locally are not copied back to
- * Redis when it returns. The outage is logged once at error level; the primary is probed again
+ * access and never an outage of the API itself. Requests counted locally are not copied into
+ * Redis's counters directly; monthly ones reach it through the monthly usage ledger when one is
+ * wired (boot/quotas.ts). The outage is logged once at error level; the primary is probed again
  * every `retryAfterMs` (on the callers' `now`), and its recovery is logged at info level.
  */
 import type { QuotaDecision, QuotaLimits, RateLimiter } from './rate-limiter.ts';

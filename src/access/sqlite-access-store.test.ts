@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { accessStoreContract } from './access-store-contract.ts';
 import { createSqliteAccessStore } from './sqlite-access-store.ts';
 
@@ -57,6 +58,50 @@ describe('SqliteAccessStore across instances', () => {
     assert.equal((await second.getAccountByName('kept'))?.perMinuteOverride, 7);
     assert.equal(await second.version(), version);
     await second.close();
+  });
+
+  test('an access.db from before monthly usage gains it on init, keeping its data', async () => {
+    const path = nextFile();
+    const first = createSqliteAccessStore({ path });
+    await first.init();
+    await first.createAccount({
+      id: 'acc_1',
+      name: 'old',
+      plan: 'pro',
+      status: 'active',
+      perMinuteOverride: null,
+      monthlyOverride: null,
+      createdAt: 0,
+    });
+    await first.close();
+    const db = new Database(path);
+    db.exec('DROP TABLE monthly_usage; DELETE FROM access_migrations WHERE version = 2');
+    db.close();
+    const upgraded = createSqliteAccessStore({ path });
+    await upgraded.init();
+    assert.equal((await upgraded.getAccountByName('old'))?.id, 'acc_1');
+    await upgraded.addMonthlyUsage([{ accountId: 'acc_1', month: 202611, count: 3 }]);
+    assert.equal(await upgraded.monthlyUsage('acc_1', 202611), 3);
+    await upgraded.close();
+  });
+
+  test('monthly usage written through two instances adds up', async () => {
+    const path = nextFile();
+    const [a, b] = [createSqliteAccessStore({ path }), createSqliteAccessStore({ path })];
+    await a.init();
+    await b.init();
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? a : b).addMonthlyUsage([
+          { accountId: 'acc_1', month: 202611, count: 1 },
+          { accountId: 'acc_2', month: 202611, count: 2 },
+        ]),
+      ),
+    );
+    assert.equal(await b.monthlyUsage('acc_1', 202611), 20);
+    assert.equal(await a.monthlyUsage('acc_2', 202611), 40);
+    await a.close();
+    await b.close();
   });
 
   test('creates the parent folder of the database file', async () => {

@@ -2,6 +2,7 @@
  * AccessStore on better-sqlite3, in its own database file (`<data>/access.db`) or ':memory:'.
  * WAL + busy_timeout so the server and the CLI can share the file. Every write bumps the
  * `access_meta.version` counter in the same transaction, which is how another process notices.
+ * Monthly quota usage (`monthly_usage`) is added to without moving that counter.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -15,6 +16,8 @@ import type {
   KeyStatus,
 } from './access-store.ts';
 import { isPlan } from '../domain/plans.ts';
+import { inDeltaOrder, mergeDeltas } from './monthly-usage.ts';
+import type { MonthlyUsageDelta } from './monthly-usage.ts';
 
 export interface SqliteAccessStoreOptions {
   /** File path, or ':memory:'. */
@@ -45,6 +48,12 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX api_keys_account ON api_keys(account_id);
    CREATE TABLE access_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
    INSERT INTO access_meta (key, value) VALUES ('version', 0);`,
+  `CREATE TABLE monthly_usage (
+     account_id TEXT NOT NULL,
+     month INTEGER NOT NULL,
+     used INTEGER NOT NULL CHECK (used >= 0),
+     PRIMARY KEY (account_id, month)
+   ) WITHOUT ROWID;`,
 ];
 
 interface AccountRow {
@@ -137,6 +146,14 @@ function prepareStatements(db: Database.Database) {
     revokeKey: db.prepare<[string]>("UPDATE api_keys SET status = 'revoked' WHERE id = ?"),
     keys: db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id'),
     keyByHash: db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE hash = ?'),
+    addUsage: db.prepare<[MonthlyUsageDelta], { used: number }>(
+      `INSERT INTO monthly_usage (account_id, month, used) VALUES (@accountId, @month, @count)
+       ON CONFLICT (account_id, month) DO UPDATE SET used = used + excluded.used
+       RETURNING used`,
+    ),
+    usage: db.prepare<[string, number], { used: number }>(
+      'SELECT used FROM monthly_usage WHERE account_id = ? AND month = ?',
+    ),
   };
 }
 
@@ -250,6 +267,23 @@ export function createSqliteAccessStore(options: SqliteAccessStoreOptions): Acce
     async findKeyByHash(hash) {
       const row = ready().keyByHash.get(hash);
       return row ? toKey(row) : null;
+    },
+    async addMonthlyUsage(deltas) {
+      const s = ready();
+      const merged = mergeDeltas(deltas);
+      const totals = db
+        .transaction(() =>
+          merged.map((delta) => ({
+            accountId: delta.accountId,
+            month: delta.month,
+            used: s.addUsage.get(delta)!.used,
+          })),
+        )
+        .immediate();
+      return inDeltaOrder(deltas, totals);
+    },
+    async monthlyUsage(accountId, month) {
+      return ready().usage.get(accountId, month)?.used ?? 0;
     },
     async version() {
       return ready().version.get()?.value ?? 0;

@@ -83,6 +83,11 @@ export class Book {
     return perMarket ? [...perMarket.values()] : [];
   }
 
+  /** One market's sides of one item (undefined when it has neither). */
+  marketSides(game: Game, itemId: string, market: MarketId): MarketSides | undefined {
+    return this.games[game].quotes.get(itemId)?.get(market);
+  }
+
   sales(game: Game, itemId: string): readonly SaleRecord[] {
     return this.games[game].sales.get(itemId) ?? [];
   }

@@ -1,6 +1,8 @@
 /**
  * On an empty store the simulator backfills history through the normal import path
- * (normalise → store → book), one time step at a time, with a progress bar.
+ * (normalise → store → book), one time step at a time, with a progress bar. It covers each
+ * game's most popular items (`--backfill-items`) and always the items the README's examples
+ * use, so every example shows history right after the first `npm start`.
  */
 import type { Book } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
@@ -24,6 +26,16 @@ export interface BackfillOptions {
   store: PriceStore;
   clock: Clock;
 }
+
+/**
+ * The items the README's curl examples name, backfilled whatever their popularity rank
+ * (test/readme.test.ts keeps this list and the README in step).
+ */
+export const EXAMPLE_ITEMS: readonly string[] = [
+  'AK-47 | Redline (Field-Tested)',
+  'AWP | Asiimov (Field-Tested)',
+  'Tempered AK47',
+];
 
 /** Several time steps per transaction: rollup pages are rewritten once per commit, not per step. */
 const OBSERVATIONS_PER_TRANSACTION = 100_000;
@@ -59,6 +71,7 @@ export async function backfillHistory(options: BackfillOptions) {
     toMs,
     stepMs,
     itemLimit: options.itemLimit,
+    alsoItems: EXAMPLE_ITEMS,
   })) {
     for (const observation of chunk) pending.push(observation);
     totals.observations += chunk.length;

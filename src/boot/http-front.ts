@@ -1,8 +1,9 @@
 /**
  * The HTTP side of a process (roles `all` and `api`): key authentication from the access store
  * (cache refreshed every 250 ms; a failing refresh keeps the cached keys and is logged once per
- * outage), the quota limiters (boot/quotas.ts), the pre-built whole-catalog payload, in-memory
- * listing retention, then buildApp and listen. Returns the URL and one close().
+ * outage), the quota limiters (boot/quotas.ts; monthly usage is written to the access store),
+ * the pre-built whole-catalog payload, in-memory listing retention, then buildApp and listen.
+ * Returns the URL and one close().
  */
 import type { Logger } from 'pino';
 import { createAccessService } from '../access/access-service.ts';
@@ -16,9 +17,11 @@ import { GAMES } from '../domain/games.ts';
 import { buildApp } from '../http/app.ts';
 import { ItemsAllCache } from '../http/items-all-cache.ts';
 import { startServer } from '../http/server.ts';
+import { parseTrustProxy } from '../http/trust-proxy.ts';
 import type { FetchLog } from '../ingest/fetch-log.ts';
 import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
 import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
+import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import { demandNotingCatalogs, type DemandCounter } from '../ingest/priorities.ts';
 import { marketPlan } from './market-plan.ts';
 import type { HistoryStore } from '../store/history-store.ts';
@@ -39,6 +42,8 @@ export interface HttpFrontOptions {
   history: HistoryStore | null;
   /** Counts item lookups for the live connectors' per-item budgets (role `all`). */
   demand?: DemandCounter;
+  /** Request latency and quota refusals (with metrics on). */
+  metrics?: HttpMetrics;
 }
 
 export interface HttpFront {
@@ -90,7 +95,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     access.startRefresh(250);
     closers.push(() => access.stop());
 
-    const quotas = createQuotaLimiters(config, logger);
+    const quotas = createQuotaLimiters(config, logger, options.accessStore);
     closers.push(() => quotas.close());
 
     const bookRetention = setInterval(() => {
@@ -127,7 +132,9 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       ...(options.history ? { history: options.history } : {}),
       feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
       logger,
-      trustProxy: config.trustProxy,
+      accessLog: config.accessLog,
+      trustProxy: parseTrustProxy(config.trustProxy),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
     });
     const server = await startServer(app, { port: config.port, host: config.host });
     closers.push(() => server.close());

@@ -18,6 +18,7 @@ import { backfillHistory } from './backfill.ts';
 import { chooseFxTable } from './fx-source.ts';
 import { startHttpFront } from './http-front.ts';
 import { marketPlan } from './market-plan.ts';
+import { createServiceMetrics } from './metrics.ts';
 import { restoreBook } from './restore.ts';
 import { ensureSharedDemoKey } from './shared-demo-key.ts';
 import { createAccessStore, createPriceStore, storeKind } from './stores.ts';
@@ -25,6 +26,8 @@ import { createAccessStore, createPriceStore, storeKind } from './stores.ts';
 export interface AllRole {
   url: string;
   demoKey: string | null;
+  /** The operator metrics URL, null without `metricsPort`. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -61,10 +64,12 @@ export async function startAllRole(
       ensureDataDir(paths);
       closers.push(acquireServerLock(paths, config.port));
     }
+    const metrics = createServiceMetrics(config);
+    const metricsUrl = metrics ? await metrics.listen() : null;
+    if (metrics) closers.push(() => metrics.close());
     const accessStore = createAccessStore(config, clock);
     closers.push(() => accessStore.close());
     await accessStore.init();
-    const demoKey = await ensureSharedDemoKey(accessStore, clock, config.dataDir);
 
     const { prices: store, history } = createPriceStore(config, clock);
     closers.push(() => store.close());
@@ -72,6 +77,7 @@ export async function startAllRole(
 
     const catalogs = loadCatalogs();
     const book = new Book();
+    metrics?.watchBook(book, clock);
     const restored = await restoreBook(store, book, clock.now());
     logger.info(restored, 'book restored from the store');
 
@@ -99,6 +105,7 @@ export async function startAllRole(
         config,
         book,
         fetchLog,
+        ...(metrics ? { metrics: metrics.ingest() } : {}),
         onError: (message) => logger.error({ message }, 'ingest worker failed'),
       });
       closers.push(() => worker.stop());
@@ -120,9 +127,12 @@ export async function startAllRole(
       accessStore,
       history,
       demand,
+      ...(metrics ? { metrics: metrics.http() } : {}),
     });
     closers.push(() => front.close());
-    return { url: front.url, demoKey, close };
+    // Only a process that is listening creates the demo account (a failed listen creates none).
+    const demoKey = await ensureSharedDemoKey(accessStore, clock, config.dataDir);
+    return { url: front.url, demoKey, metricsUrl, close };
   } catch (error) {
     await close();
     throw error;

@@ -16,11 +16,14 @@ import { ensureSharedDemoKey } from './shared-demo-key.ts';
 import { createFetchLogSync } from './fetch-log-sync.ts';
 import { startHttpFront } from './http-front.ts';
 import { startLiveBook } from './live-book.ts';
+import { createServiceMetrics } from './metrics.ts';
 import { createAccessStore, createPriceStore } from './stores.ts';
 
 export interface ApiRole {
   url: string;
   demoKey: string | null;
+  /** The operator metrics URL, null without `metricsPort`. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -34,10 +37,12 @@ export async function startApiRole(
     for (const closer of closers.reverse()) await closer();
   };
   try {
+    const metrics = createServiceMetrics(config);
+    const metricsUrl = metrics ? await metrics.listen() : null;
+    if (metrics) closers.push(() => metrics.close());
     const accessStore = createAccessStore(config, clock);
     closers.push(() => accessStore.close());
     await accessStore.init();
-    const demoKey = await ensureSharedDemoKey(accessStore, clock, config.dataDir);
 
     const { prices: store, history } = createPriceStore(config, clock);
     closers.push(() => store.close());
@@ -46,6 +51,7 @@ export async function startApiRole(
     const bus = createRedisChangeBus({ url: config.redisUrl!, prefix: config.redisPrefix, logger });
     closers.push(() => bus.close());
     const book = new Book();
+    metrics?.watchBook(book, clock);
     const live = await startLiveBook({ bus, store, book, clock, logger });
     closers.push(() => live.stop());
 
@@ -64,9 +70,12 @@ export async function startApiRole(
       fetchLog,
       accessStore,
       history,
+      ...(metrics ? { metrics: metrics.http() } : {}),
     });
     closers.push(() => front.close());
-    return { url: front.url, demoKey, close };
+    // Only a process that is listening creates the demo account (a failed listen creates none).
+    const demoKey = await ensureSharedDemoKey(accessStore, clock, config.dataDir);
+    return { url: front.url, demoKey, metricsUrl, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,6 +1,7 @@
 /**
- * Role `ingest`: polls the markets in-process (no HTTP), writes the shared PostgreSQL store and
- * publishes every committed batch on the Redis change bus. Each market is polled only while this
+ * Role `ingest`: polls the markets in-process (no API; with `metricsPort`, the operator metrics
+ * listener with the ingest metrics), writes the shared PostgreSQL store and publishes every
+ * committed batch on the Redis change bus. Each market is polled only while this
  * process holds its Redis lease (`<prefix>lease:<market>`, ttl `leaseMs`, renewed every ttl/3):
  * a second ingest process is a hot standby that takes over within about ttl + ttl/3 of the
  * holder's last renewal and polls the markets it gained within a second. Retention runs on a
@@ -22,6 +23,7 @@ import { backfillHistory } from './backfill.ts';
 import { createChangePublisher, type ChangePublisher } from './change-publisher.ts';
 import { chooseFxTable } from './fx-source.ts';
 import { marketPlan } from './market-plan.ts';
+import { createServiceMetrics } from './metrics.ts';
 import { createSourceIngest } from './source-ingest.ts';
 import { createPriceStore } from './stores.ts';
 import type { Redis } from 'ioredis';
@@ -29,6 +31,8 @@ import type { Redis } from 'ioredis';
 export interface IngestRole {
   owner: string;
   markets: number;
+  /** The operator metrics URL, null without `metricsPort`. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -87,6 +91,10 @@ export async function startIngestRole(
     for (const closer of closers.reverse()) await closer();
   };
   try {
+    const metrics = createServiceMetrics(config);
+    const metricsUrl = metrics ? await metrics.listen() : null;
+    if (metrics) closers.push(() => metrics.close());
+    const ingestMetrics = metrics?.ingest();
     const { prices: store } = createPriceStore(config, clock, {
       foldOn: 'thread',
       onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
@@ -128,6 +136,7 @@ export async function startIngestRole(
             clock,
             logger,
             shouldPoll: (market) => keeper.holds(market),
+            ...(ingestMetrics ? { onCycle: ingestMetrics.noteCycle.bind(ingestMetrics) } : {}),
           });
     await keeper.start();
     closers.push(() => keeper.stop());
@@ -145,7 +154,7 @@ export async function startIngestRole(
     retention.unref();
     closers.push(() => clearInterval(retention));
     logger.info({ owner, held: keeper.held().length, markets: markets.length }, 'ingest started');
-    return { owner, markets: markets.length, close };
+    return { owner, markets: markets.length, metricsUrl, close };
   } catch (error) {
     await close();
     throw error;

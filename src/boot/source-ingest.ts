@@ -16,7 +16,12 @@ import type { FetchLog } from '../ingest/fetch-log.ts';
 import { DEFAULT_FX, loadFxTable } from '../ingest/fx.ts';
 import { createFxRefresher, FX_MAX_AGE_MS } from '../ingest/fx-refresher.ts';
 import { ItemPriorities } from '../ingest/priorities.ts';
-import { createIngestRunner, type IngestLogger, type IngestRunner } from '../ingest/runner.ts';
+import {
+  createIngestRunner,
+  type IngestLogger,
+  type IngestRunner,
+  type IngestRunnerOptions,
+} from '../ingest/runner.ts';
 import { nodeTimers } from '../ingest/schedule.ts';
 import { createMarketHttp } from '../markets/http/http-client.ts';
 import { ConnectorAdapter } from '../markets/live/connector-adapter.ts';
@@ -37,6 +42,8 @@ export interface SourceIngestOptions {
   clock: Clock;
   logger: IngestLogger;
   shouldPoll?: (market: MarketId) => boolean;
+  /** Every finished cycle, for the ingest metrics. */
+  onCycle?: IngestRunnerOptions['onCycle'];
   env?: NodeJS.ProcessEnv;
 }
 
@@ -157,6 +164,7 @@ export async function createSourceIngest(options: SourceIngestOptions): Promise<
     clock: options.clock,
     logger: options.logger,
     ...(options.shouldPoll ? { shouldPoll: options.shouldPoll } : {}),
+    ...(options.onCycle ? { onCycle: options.onCycle } : {}),
   });
   return {
     runner,

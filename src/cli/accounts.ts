@@ -1,5 +1,11 @@
-/** `pricing accounts create|set|list`. */
+/**
+ * `pricing accounts create|set|list`. Input is validated before the store is opened, so a
+ * usage error (exit 2) writes nothing. A plan change keeps every key's IP allow-list in force
+ * and says so.
+ */
 import type { Account } from '../access/access-store.ts';
+import { parseAccountPatch, type Admin, type AccountPatchInput } from '../access/admin.ts';
+import { parseAccountName, parseOverride, parsePlan } from '../access/admin-input.ts';
 import { iso } from '../domain/clock.ts';
 import {
   STORE_OPTIONS,
@@ -33,6 +39,10 @@ async function create(argv: string[]): Promise<void> {
   );
   const name = requirePositional(positionals, 0, 'account NAME');
   if (!values.plan) throw new UsageError('--plan developer|pro|enterprise is required');
+  parseAccountName(name);
+  parsePlan(values.plan);
+  parseOverride(values['per-minute'], 'Per-minute limit');
+  parseOverride(values.monthly, 'Monthly quota');
   const account = await withAdmin(storeConfigFrom(values), (admin) =>
     admin.createAccount(name, values.plan!, {
       perMinute: values['per-minute'],
@@ -49,15 +59,32 @@ async function set(argv: string[]): Promise<void> {
     1,
   );
   const name = requirePositional(positionals, 0, 'account NAME');
-  const account = await withAdmin(storeConfigFrom(values), (admin) =>
-    admin.setAccount(name, {
-      plan: values.plan,
-      status: values.status,
-      perMinute: overrideValue(values['per-minute']),
-      monthly: overrideValue(values.monthly),
-    }),
-  );
+  const patch: AccountPatchInput = {
+    plan: values.plan,
+    status: values.status,
+    perMinute: overrideValue(values['per-minute']),
+    monthly: overrideValue(values.monthly),
+  };
+  parseAccountPatch(patch);
+  const { account, restricted } = await withAdmin(storeConfigFrom(values), async (admin) => ({
+    account: await admin.setAccount(name, patch),
+    restricted: values.plan === undefined ? [] : await restrictedKeys(admin, name),
+  }));
   console.log(`updated account ${describe(account)}`);
+  if (account.plan !== 'enterprise' && restricted.length > 0) {
+    console.log(
+      `note: IP allow-lists stay in force on ${account.plan}: ${restricted.join('; ')} ` +
+        '(revoke a key to lift its restriction)',
+    );
+  }
+}
+
+/** The account's usable keys with an IP allow-list, as `key_id (ranges)`. */
+async function restrictedKeys(admin: Admin, accountName: string): Promise<string[]> {
+  return (await admin.listKeys())
+    .filter((key) => key.account === accountName && key.status === 'active')
+    .filter((key) => key.allowIps.length > 0)
+    .map((key) => `${key.id} (${key.allowIps.join(', ')})`);
 }
 
 async function list(argv: string[]): Promise<void> {

@@ -3,7 +3,8 @@
  * configured store. SQLite: refused while a server holds the data dir (its in-memory book would
  * not see them). PostgreSQL: allowed while servers run; with REDIS_URL each committed chunk is
  * also published on the change bus, so running API processes apply it at once (without Redis
- * they see it after their next reload or restart).
+ * they see it after their next reload or restart). Exit code 0 when every line was stored,
+ * 3 when some lines were rejected (the good ones are stored all the same).
  */
 import { existsSync } from 'node:fs';
 import pino from 'pino';
@@ -26,6 +27,14 @@ import {
 } from './args.ts';
 import { dataPaths, runningServerPid } from './data-dir.ts';
 
+/** `pricing import` stored the good lines but rejected others. */
+export const IMPORT_REJECTED_LINES_EXIT = 3;
+
+/** `3 book sides (1 new)`: new is a row the store did not hold, or held an older copy of. */
+function stored(summary: ImportSummary, kind: 'sides' | 'sales' | 'listings', label: string) {
+  return `${summary.written[kind]} ${label} (${summary.changed[kind]} new)`;
+}
+
 function report(file: string, summary: ImportSummary): void {
   for (const rejection of summary.rejected) {
     console.error(`line ${rejection.line}: ${rejection.code}: ${rejection.reason}`);
@@ -33,10 +42,10 @@ function report(file: string, summary: ImportSummary): void {
   if (summary.rejectedCount > summary.rejected.length) {
     console.error(`… and ${summary.rejectedCount - summary.rejected.length} more rejected lines`);
   }
-  const { sides, sales, listings } = summary.written;
   console.log(
     `${file}: ${summary.lines} lines, ${summary.accepted} accepted, ${summary.rejectedCount} ` +
-      `rejected; stored ${sides} book sides, ${sales} sales, ${listings} listings`,
+      `rejected; stored ${stored(summary, 'sides', 'book sides')}, ` +
+      `${stored(summary, 'sales', 'sales')}, ${stored(summary, 'listings', 'listings')}`,
   );
 }
 
@@ -95,7 +104,7 @@ export async function importCommand(argv: string[]): Promise<number> {
       clock: systemClock,
     });
     report(file, summary);
-    return summary.accepted === 0 && summary.lines > 0 ? 1 : 0;
+    return summary.rejectedCount > 0 ? IMPORT_REJECTED_LINES_EXIT : 0;
   } finally {
     await changes.close();
     await store.close();

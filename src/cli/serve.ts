@@ -6,6 +6,8 @@
 import { clockFromEnv } from '../boot/offset-clock.ts';
 import { resolveServeConfig, ConfigError } from '../config.ts';
 import { startService } from '../main.ts';
+import { FxTableError, loadFxTable } from '../ingest/fx.ts';
+import { loadFeeModel } from '../markets/fees.ts';
 import { loadLiveSettings, MarketsFileError } from '../markets/live/markets-file.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
@@ -28,6 +30,10 @@ const OPTIONS = {
   fx: { type: 'string' as const },
   fees: { type: 'string' as const },
   'log-level': { type: 'string' as const },
+  'access-log': { type: 'boolean' as const },
+  'metrics-port': { type: 'string' as const },
+  'metrics-host': { type: 'string' as const },
+  'metrics-token': { type: 'string' as const },
 };
 
 function readConfig(argv: string[]) {
@@ -52,6 +58,10 @@ function readConfig(argv: string[]) {
       fxFile: values.fx,
       feesFile: values.fees,
       logLevel: values['log-level'],
+      accessLog: values['access-log'],
+      metricsPort: values['metrics-port'],
+      metricsHost: values['metrics-host'],
+      metricsToken: values['metrics-token'],
     });
     if (config.source === 'live') loadLiveSettings(config.marketsFile);
     return config;
@@ -63,13 +73,34 @@ function readConfig(argv: string[]) {
   }
 }
 
+/** The fee and FX files are read now, so a bad one is a usage error before anything starts. */
+async function checkFiles(config: ReturnType<typeof readConfig>): Promise<void> {
+  if (config.feesFile) {
+    try {
+      loadFeeModel(config.feesFile);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  if (config.fxFile) {
+    try {
+      await loadFxTable(config.fxFile);
+    } catch (error) {
+      if (error instanceof FxTableError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+}
+
 export async function serveCommand(argv: string[]): Promise<number> {
   const config = readConfig(argv);
+  await checkFiles(config);
   const service = await startService(config, clockFromEnv());
   if (service.demoKey) {
     console.log(`demo API key (Enterprise, shown once; also in ${config.dataDir}/demo-key.txt):`);
     console.log(service.demoKey);
   }
+  if (service.metricsUrl !== null) console.log(`metrics on ${service.metricsUrl}`);
   if (service.url !== null) console.log(`listening on ${service.url}`);
   else {
     console.log(`ingest running as ${service.leaseOwner}`);

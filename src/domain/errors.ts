@@ -41,7 +41,12 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string | string[]) =>
-  new ApiError(400, 'INVALID_PARAMETER', message);
+/**
+ * The one way to build a validation error (code INVALID_PARAMETER): `message` is an array of
+ * sentences, one per problem, worded as in `parameter-sentences.ts`. 400, or 413 / 415 for a
+ * request body the server cannot take.
+ */
+export const badRequest = (messages: readonly string[], status = 400) =>
+  new ApiError(status, 'INVALID_PARAMETER', [...messages]);
 export const notFound = (message = 'Not found') => new ApiError(404, 'NOT_FOUND', message);
 export const unauthorized = () => new ApiError(401, 'UNAUTHORIZED', 'API key invalid or inactive');

@@ -4,7 +4,7 @@
  * health: per-IP limit → game) → body parsing → parameter validation → handler. Every error
  * leaves through one envelope; every response carries X-Request-ID.
  */
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyError, FastifyHttpOptions, FastifyReply, FastifyRequest } from 'fastify';
 import type { Server } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -16,6 +16,10 @@ import { ApiError } from '../domain/errors.ts';
 import { registerDocs } from './plugins/docs.ts';
 import { methodNotAllowed, RouteTable } from './plugins/method-guard.ts';
 import { requestIdFor } from './plugins/request-id.ts';
+import { answerClientError, answerNodeRefusals, requireOneHost } from './client-errors.ts';
+import { logAccess } from './plugins/access-log.ts';
+import { instrumentRequests } from './plugins/request-metrics.ts';
+import { installStrictParameters } from './strict-parameters.ts';
 import { aggregationsRoutes } from './routes/aggregations.ts';
 import { arbitrageRoutes } from './routes/arbitrage.ts';
 import { depthRoutes } from './routes/depth.ts';
@@ -50,13 +54,19 @@ function fastifyOptions(deps: AppDeps): FastifyHttpOptions<Server> {
     },
     ajv: {
       customOptions: {
-        coerceTypes: true,
+        // Parameters are typed strictly by installStrictParameters, never by ajv's coercion.
+        coerceTypes: false,
         removeAdditional: false,
         allErrors: true,
         useDefaults: true,
       },
     },
     frameworkErrors: frameworkError,
+    clientErrorHandler: answerClientError,
+    // Node answers a missing Host without the envelope; requireOneHost answers it instead.
+    http: { requireHostHeader: false },
+    // One access line per request only when asked for (logAccess); never Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
   };
 }
 
@@ -66,10 +76,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorateRequest('auth', null);
   app.decorateRequest('game', 'cs2');
   app.addHook('onRoute', (route) => routes.add(route));
+  if (deps.metrics) instrumentRequests(app, deps.metrics);
+  installStrictParameters(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);
   });
+  app.addHook('onRequest', requireOneHost);
   app.addHook('onRequest', methodNotAllowed(routes));
+  if (deps.accessLog) logAccess(app);
+  answerNodeRefusals(app.server);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
@@ -78,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   if (deps.docs !== false) await registerDocs(app);
   const views = new BookViews(deps.book, deps.catalogs);
+  app.addHook('onClose', async () => views.close());
   pricingRoutes(app, deps);
   itemsRoutes(app, deps, views);
   itemsAllRoutes(app, deps);

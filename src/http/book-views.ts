@@ -1,7 +1,8 @@
 /**
- * Read views over the book that are costly to recompute per request (quoted items in catalog
- * order, per-market listing stats); each is cached until the game's book version moves.
- * Also merges the book and the fetch history into "last successful fetch per market".
+ * Read views over the book that would be costly per request (quoted items in catalog order, by
+ * market selection, arbitrage candidates, per-market listing stats), served from indexes the
+ * book keeps current as batches apply (`book-index.ts`). Also merges the book and the fetch
+ * history into "last successful fetch per market".
  */
 import type { Book, MarketSides } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
@@ -10,14 +11,11 @@ import type { Game } from '../domain/games.ts';
 import type { CatalogItem } from '../domain/item.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { FetchRecord } from '../domain/quote.ts';
-import { collectMarketBookStats, type MarketBookStats } from '../pricing/market-health.ts';
+import { MAX_CANDIDATE_LIMIT } from '../pricing/arbitrage.ts';
+import type { MarketBookStats } from '../pricing/market-health.ts';
 import type { MarketSelection } from '../pricing/top-of-book.ts';
+import { indexBook, marketMask, type GameIndex } from './book-index.ts';
 import type { FetchHistory } from './deps.ts';
-
-interface Cached<T> {
-  version: number;
-  value: T;
-}
 
 export function hasQuotes(sides: readonly MarketSides[], selection: MarketSelection): boolean {
   return sides.some(
@@ -28,49 +26,52 @@ export function hasQuotes(sides: readonly MarketSides[], selection: MarketSelect
 }
 
 export class BookViews {
-  private readonly positions = new Map<Game, Map<string, number>>();
-  private readonly quoted = new Map<Game, Cached<CatalogItem[]>>();
-  private readonly stats = new Map<Game, Cached<Map<MarketId, MarketBookStats>>>();
+  private readonly indexes: Record<Game, GameIndex>;
+  /** Stops following the book. */
+  readonly close: () => void;
 
-  constructor(
-    private readonly book: Book,
-    private readonly catalogs: Readonly<Record<Game, Catalog>>,
-  ) {}
+  constructor(book: Book, catalogs: Readonly<Record<Game, Catalog>>) {
+    const { indexes, close } = indexBook(book, catalogs, MAX_CANDIDATE_LIMIT);
+    this.indexes = indexes;
+    this.close = close;
+  }
 
   /** Items with at least one non-empty side, in catalog order. */
   quotedItems(game: Game): CatalogItem[] {
-    const version = this.book.version(game);
-    const held = this.quoted.get(game);
-    if (held && held.version === version) return held.value;
-    const catalog = this.catalogs[game];
-    const positions = this.positionsOf(game);
-    const items: CatalogItem[] = [];
-    for (const id of this.book.quotedItemIds(game)) {
-      const item = catalog.byId(id);
-      if (item && hasQuotes(this.book.sides(game, id), { markets: null })) items.push(item);
-    }
-    items.sort((a, b) => positions.get(a.id)! - positions.get(b.id)!);
-    this.quoted.set(game, { version, value: items });
-    return items;
+    return this.indexes[game].quotedItems();
+  }
+
+  /** Items with a non-empty side in the selected markets, in catalog order. */
+  quotedIn(game: Game, selection: MarketSelection): CatalogItem[] {
+    return this.indexes[game].quotedIn(marketMask(selection.markets));
+  }
+
+  /** Those of `items` with a non-empty side in the selected markets, in their order. */
+  filterQuoted(game: Game, items: readonly CatalogItem[], selection: MarketSelection) {
+    return this.indexes[game].filterQuoted(items, marketMask(selection.markets));
+  }
+
+  /** Quoted items, most quoted markets first (ties in catalog order), at most `limit`. */
+  arbitrageCandidates(game: Game, limit: number): CatalogItem[] {
+    return this.indexes[game].candidates(limit);
+  }
+
+  /**
+   * Those of the first `limit` candidates where one of `sellMarkets` bids above the lowest ask
+   * of `buyMarkets` (null: every market); no other candidate can hold a profitable pair.
+   */
+  crossedCandidates(
+    game: Game,
+    limit: number,
+    buyMarkets: Iterable<MarketId> | null,
+    sellMarkets: Iterable<MarketId>,
+  ): { evaluated: number; crossed: CatalogItem[] } {
+    const index = this.indexes[game];
+    return index.crossedCandidates(limit, marketMask(buyMarkets), marketMask(sellMarkets));
   }
 
   marketStats(game: Game): Map<MarketId, MarketBookStats> {
-    const version = this.book.version(game);
-    const held = this.stats.get(game);
-    if (held && held.version === version) return held.value;
-    const ids = [...this.book.quotedItemIds(game)];
-    const value = collectMarketBookStats(ids.map((id) => this.book.sides(game, id)));
-    this.stats.set(game, { version, value });
-    return value;
-  }
-
-  private positionsOf(game: Game): Map<string, number> {
-    let positions = this.positions.get(game);
-    if (!positions) {
-      positions = new Map(this.catalogs[game].items.map((item, index) => [item.id, index]));
-      this.positions.set(game, positions);
-    }
-    return positions;
+    return this.indexes[game].marketStats();
   }
 }
 

@@ -14,7 +14,9 @@ import type { MarketId } from '../domain/markets.ts';
 import type { Feature, Plan } from '../domain/plans.ts';
 import type { FetchRecord } from '../domain/quote.ts';
 import type { FeeModel } from '../markets/fees.ts';
+import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import type { HistoryStore } from '../store/history-store.ts';
+import type { TrustProxy } from './trust-proxy.ts';
 
 export interface AuthSuccess {
   ok: true;
@@ -94,12 +96,16 @@ export interface AppDeps {
   healthPerMinute?: number;
   /** Pino-compatible logger; silent when absent. */
   logger?: FastifyBaseLogger;
-  /** Trust X-Forwarded-For for the client IP (default false). */
-  trustProxy?: boolean | string | string[];
+  /** One info line per request (access-log.ts); off by default. */
+  accessLog?: boolean;
+  /** Which peers may name the client in X-Forwarded-For (trust-proxy.ts; default false). */
+  trustProxy?: TrustProxy;
   /** Serve /openapi.json and /docs (default true). */
   docs?: boolean;
   /** Fee model behind NBBO, recommendations and arbitrage (default DEFAULT_FEE_MODEL). */
   feeModel?: FeeModel;
   /** Stored price history (rollups); history and market analytics answer 503 without it. */
   history?: HistoryStore;
+  /** Request latency and quota refusals for the metrics endpoint; nothing is measured without. */
+  metrics?: HttpMetrics;
 }

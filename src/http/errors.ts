@@ -7,7 +7,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, STATUS_TEXT, type ErrorCode } from '../domain/errors.ts';
+import { ApiError, badRequest, notFound, STATUS_TEXT, type ErrorCode } from '../domain/errors.ts';
 import { isUnavailableError } from '../store/postgres/unavailable.ts';
 import { validationMessages } from './validation-messages.ts';
 
@@ -44,6 +44,19 @@ function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && typeof (error as FastifyError).code === 'string';
 }
 
+/**
+ * A file server's refusal (http-errors from @fastify/send, which carry `expose` and a 4xx
+ * `status` but no code): 400 for a NUL byte or an undecodable path, 403 for a path that leaves
+ * the served folder. A client error, never a 500; a refused path reads as 404, like a missing file.
+ */
+function fileServingRefusal(error: Error): ApiError | null {
+  const { status, expose } = error as { status?: unknown; expose?: unknown };
+  if (typeof expose !== 'boolean' || typeof status !== 'number') return null;
+  if (status < 400 || status >= 500) return null;
+  if (status === 403 || status === 404) return notFound();
+  return badRequest([status === 400 ? 'Malformed URL' : statusText(status)], status);
+}
+
 /** Seconds a client is asked to wait while a backing store is unreachable. */
 export const UNAVAILABLE_RETRY_SECONDS = 5;
 
@@ -65,13 +78,13 @@ export function toApiError(error: unknown): ApiError | null {
   if (!(error instanceof Error)) return null;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    const messages = validationMessages(fastifyError.validation, fastifyError.validationContext);
-    return new ApiError(400, 'INVALID_PARAMETER', messages);
+    return badRequest(validationMessages(fastifyError.validation, fastifyError.validationContext));
   }
+  const refused = fileServingRefusal(error);
+  if (refused) return refused;
   const status = fastifyError.statusCode;
   if (isFastifyError(error) && status !== undefined && status >= 400 && status < 500) {
-    const message = FRAMEWORK_MESSAGES[fastifyError.code] ?? statusText(status);
-    return new ApiError(status, 'INVALID_PARAMETER', message);
+    return badRequest([FRAMEWORK_MESSAGES[fastifyError.code] ?? statusText(status)], status);
   }
   return null;
 }

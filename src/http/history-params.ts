@@ -3,7 +3,7 @@
  * its aliases, salesWindow (SALE_HISTORY only), the interval → stored tier mapping (or the
  * automatic choice by range) and the 10,000-point bound computed from range × tier × series.
  */
-import { DAY } from '../domain/clock.ts';
+import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import { badRequest } from '../domain/errors.ts';
 import {
   bucketCount,
@@ -53,9 +53,23 @@ export function parseIsoDate(value: string, name: string): number {
     ms = Date.parse(match[4] !== undefined && match[7] === undefined ? `${normal}Z` : normal);
   }
   if (!Number.isFinite(ms)) {
-    throw badRequest([`${name} must be a valid ISO 8601 date, e.g. 2026-11-01T00:00:00Z`]);
+    throw badRequest([
+      `${name} must be a valid ISO 8601 date, e.g. 2026-11-01T00:00:00Z, or a time before now, e.g. now-7d`,
+    ]);
   }
   return ms;
+}
+
+/** `now`, or `now-` and a whole number of minutes, hours or days: `now-90m`, `now-24h`, `now-7d`. */
+const RELATIVE_DATE = /^now(?:-(\d{1,6})([mhd]))?$/i;
+const RELATIVE_UNIT_MS: Readonly<Record<string, number>> = { m: MINUTE, h: HOUR, d: DAY };
+
+/** An ISO 8601 date or a time relative to `now` (RELATIVE_DATE). */
+export function parseDate(value: string, name: string, now: number): number {
+  const relative = RELATIVE_DATE.exec(value.trim());
+  if (!relative) return parseIsoDate(value, name);
+  const [, count, unit] = relative;
+  return count === undefined ? now : now - Number(count) * RELATIVE_UNIT_MS[unit!.toLowerCase()]!;
 }
 
 /**
@@ -68,9 +82,9 @@ export function parseHistoryQuery(query: HistoryQuery, now: number): HistoryRequ
   if (query.salesWindow !== undefined && listingType !== 'SALE_HISTORY') {
     throw badRequest(['salesWindow is only accepted with listingType SALE_HISTORY']);
   }
-  const toMs = query.to === undefined ? now : parseIsoDate(query.to, 'to');
+  const toMs = query.to === undefined ? now : parseDate(query.to, 'to', now);
   const fromMs =
-    query.from === undefined ? toMs - DEFAULT_HISTORY_RANGE_MS : parseIsoDate(query.from, 'from');
+    query.from === undefined ? toMs - DEFAULT_HISTORY_RANGE_MS : parseDate(query.from, 'from', now);
   if (fromMs > toMs) throw badRequest(['from must not be after to']);
   return {
     fromMs,

@@ -1,11 +1,11 @@
 /**
  * Reads history through the HistoryStore port and turns it into response points with the pure
- * rollup functions: one range read per series (plus, for SALE_HISTORY, the few sale-count
- * ranges its rolling volumes need), and the market-analytics windows.
+ * rollup functions: one range read per series or per slice of one (plus, for SALE_HISTORY, the
+ * few sale-count ranges its rolling volumes need), and the market-analytics windows.
  */
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
-import { bucketBounds, type Tier, type TierSpan } from '../pricing/rollup-buckets.ts';
+import { bucketBounds, TIER_MS, type Tier, type TierSpan } from '../pricing/rollup-buckets.ts';
 import { historyPoint, type HistoryPoint, type ListingType } from '../pricing/rollup-points.ts';
 import {
   SaleCounter,
@@ -66,6 +66,20 @@ async function scanRollups(
     return store.scanRollups(series, tier, fromMs, toMs, sections, visit, sketches);
   }
   for (const row of await store.readRollups(series, tier, fromMs, toMs, sections)) visit(row);
+}
+
+/** Buckets read between two turns of the event loop. */
+export const BUCKETS_PER_SLICE = 250;
+
+/** The request cut into consecutive requests of at most `size` buckets each, oldest first. */
+export function historySlices(request: HistoryRequest, size = BUCKETS_PER_SLICE) {
+  const [from, to] = bucketBounds(request.fromMs, request.toMs, request.tier);
+  const width = TIER_MS[request.tier] * size;
+  const slices: HistoryRequest[] = [];
+  for (let start = from; start < to; start += width) {
+    slices.push({ ...request, fromMs: start, toMs: Math.min(start + width, to) - 1 });
+  }
+  return slices;
 }
 
 /** The points of one series for a parsed request, oldest first; empty buckets absent. */

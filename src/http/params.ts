@@ -2,6 +2,7 @@
 import type { Catalog } from '../catalog/catalog.ts';
 import { ApiError, badRequest, notFound } from '../domain/errors.ts';
 import type { Game } from '../domain/games.ts';
+import { sentence } from '../domain/parameter-sentences.ts';
 import type { CatalogItem } from '../domain/item.ts';
 import { MARKETS_BY_GAME, type MarketId } from '../domain/markets.ts';
 import { ALL_MARKETS, type MarketSelection } from '../pricing/top-of-book.ts';
@@ -16,7 +17,7 @@ export function parseMarkets(raw: string | undefined, game: Game): MarketSelecti
     .split(',')
     .map((id) => id.trim())
     .filter((id) => id.length > 0);
-  if (ids.length === 0) throw badRequest(['markets should not be empty']);
+  if (ids.length === 0) throw badRequest([sentence.notEmpty('markets')]);
   const valid = MARKETS_BY_GAME[game];
   const unknown = [...new Set(ids.filter((id) => !(valid as readonly string[]).includes(id)))];
   if (unknown.length > 0) {

@@ -3,6 +3,7 @@
  * array, e.g. `perPage must not exceed 100` or `game must be one of: cs2, rust`.
  */
 import type { FastifySchemaValidationError } from 'fastify';
+import { INTEGER_WORDS, sentence } from '../domain/parameter-sentences.ts';
 
 type Params = Record<string, unknown>;
 
@@ -19,7 +20,7 @@ function propertyName(error: FastifySchemaValidationError, context: string): str
 }
 
 const TYPE_WORDS: Readonly<Record<string, string>> = {
-  integer: 'an integer number',
+  integer: INTEGER_WORDS,
   number: 'a number',
   string: 'a string',
   boolean: 'a boolean value',
@@ -31,31 +32,31 @@ function describe(error: FastifySchemaValidationError, name: string): string {
   const params = error.params as Params;
   switch (error.keyword) {
     case 'required':
-      return `${name} is required`;
+      return sentence.required(name);
     case 'type': {
       const wanted = String(params.type).split(',')[0] ?? '';
-      return `${name} must be ${TYPE_WORDS[wanted] ?? wanted}`;
+      return sentence.mustBe(name, TYPE_WORDS[wanted] ?? wanted);
     }
     case 'maximum':
-      return `${name} must not exceed ${String(params.limit)}`;
+      return sentence.notAbove(name, params.limit);
     case 'minimum':
-      return `${name} must not be less than ${String(params.limit)}`;
+      return sentence.notBelow(name, params.limit);
     case 'exclusiveMaximum':
-      return `${name} must be less than ${String(params.limit)}`;
+      return sentence.below(name, params.limit);
     case 'exclusiveMinimum':
-      return `${name} must be greater than ${String(params.limit)}`;
+      return sentence.above(name, params.limit);
     case 'maxLength':
-      return `${name} must not exceed ${String(params.limit)} characters`;
+      return sentence.notLongerThan(name, params.limit);
     case 'minLength':
       return params.limit === 1
-        ? `${name} should not be empty`
+        ? sentence.notEmpty(name)
         : `${name} must be at least ${String(params.limit)} characters long`;
     case 'maxItems':
       return `${name} must contain no more than ${String(params.limit)} elements`;
     case 'minItems':
       return `${name} must contain at least ${String(params.limit)} elements`;
     case 'enum':
-      return `${name} must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+      return sentence.oneOf(name, params.allowedValues as unknown[]);
     case 'const':
       return `${name} must be equal to ${String(params.allowedValue)}`;
     case 'pattern':

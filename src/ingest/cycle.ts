@@ -12,7 +12,12 @@ import type { Game } from '../domain/games.ts';
 import type { Observation } from '../domain/observation.ts';
 import type { FetchFailure } from '../domain/fetch-failure.ts';
 import { FETCH_DETAIL_MAX, type FetchRecord, type IngestBatch } from '../domain/quote.ts';
-import { AdapterError, type MarketAdapter, type ParseResult } from '../markets/market-adapter.ts';
+import {
+  AdapterError,
+  SimulatedFailure,
+  type MarketAdapter,
+  type ParseResult,
+} from '../markets/market-adapter.ts';
 import type { PriceStore } from '../store/price-store.ts';
 import type { FxTable } from './fx.ts';
 import { normalise } from './normalise.ts';
@@ -38,7 +43,8 @@ export interface CycleOutcome {
   /** The committed batch (null when the cycle failed). */
   batch: IngestBatch | null;
   rejections: RejectionEvent[];
-  error: { kind: ErrorKind; message: string } | null;
+  /** `simulated`: the market simulator staged the failure (SimulatedFailure). */
+  error: { kind: ErrorKind; message: string; simulated: boolean } | null;
 }
 
 type Stage = 'fetch' | 'parse' | 'store';
@@ -100,7 +106,9 @@ export async function runCycle(
     record.errorKind = classify(error, stage);
     const message = error instanceof Error ? error.message : String(error);
     noteFailure(record, failureKind(error, stage), message);
-    return { record, batch: null, rejections, error: { kind: record.errorKind, message } };
+    const simulated = error instanceof SimulatedFailure;
+    const failed = { kind: record.errorKind, message, simulated };
+    return { record, batch: null, rejections, error: failed };
   }
 }
 

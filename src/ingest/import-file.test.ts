@@ -235,6 +235,29 @@ describe('importObservations', () => {
     assert.equal(book.sales('cs2', 'ak47-redline-ft')[0]?.ingestedAt, Date.parse(NOW));
   });
 
+  test('rejections are listed in line order, unparsed and refused lines merged', async () => {
+    const text = [
+      bookLine({ item: 'Unknown Thing' }),
+      'oops',
+      saleLine({ price: -5 }),
+      '{"kind":"nope"}',
+      saleLine(),
+      bookLine({ item: 'Another Unknown' }),
+      'x',
+    ].join('\n');
+    const lines = async (maxRejectedListed: number) => {
+      const { deps } = importDeps();
+      const summary = await importObservations(parseImportLines(text), {
+        ...deps,
+        maxRejectedListed,
+      });
+      assert.equal(summary.rejectedCount, 6);
+      return summary.rejected.map((rejection) => rejection.line);
+    };
+    assert.deepEqual(await lines(100), [1, 2, 3, 4, 6, 7]);
+    assert.deepEqual(await lines(3), [1, 2, 3], 'the first ones by line, not by arrival');
+  });
+
   test('lists a bounded number of rejections but counts them all', async () => {
     const { deps } = importDeps();
     const lines = Array.from({ length: 30 }, () => 'x').join('\n');

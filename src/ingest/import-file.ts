@@ -2,7 +2,8 @@
  * `pricing import`: streams an NDJSON file line by line (never whole into memory), parses each
  * line strictly, and sends the good ones through the same normalise → store → book path as
  * live ingest, one store transaction per chunk. Every bad line is reported with its 1-based
- * line number; every good line is kept.
+ * line number, in line order (a line that does not parse and one that normalise refuses are
+ * merged per chunk); every good line is kept.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -11,7 +12,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Game } from '../domain/games.ts';
 import type { Observation } from '../domain/observation.ts';
-import type { PriceStore } from '../store/price-store.ts';
+import type { BatchWriteCounts, PriceStore } from '../store/price-store.ts';
 import { isEmptyBatch } from './cycle.ts';
 import type { FxTable } from './fx.ts';
 import { parseImportLine } from './import-line.ts';
@@ -67,38 +68,67 @@ export interface ImportSummary {
   rejectedCount: number;
   rejected: ImportRejection[];
   written: { sides: number; sales: number; listings: number; transactions: number };
+  /** Of those, the rows the store did not hold yet (or held older or different copies of). */
+  changed: BatchWriteCounts;
 }
 
 export const DEFAULT_IMPORT_CHUNK = 5_000;
+
+/**
+ * Counts every rejection and lists the first `max` by line. Lines that did not parse wait for
+ * their chunk's normalise rejections (which come later, at commit) and are listed merged with
+ * them; only as many wait as could still be listed.
+ */
+class Rejections {
+  private waiting: ImportRejection[] = [];
+
+  constructor(
+    private readonly summary: ImportSummary,
+    private readonly max: number,
+  ) {}
+
+  unparsed(rejection: ImportRejection): void {
+    this.summary.rejectedCount += 1;
+    if (this.summary.rejected.length + this.waiting.length < this.max) this.waiting.push(rejection);
+  }
+
+  /** The chunk's normalise rejections (in line order), merged with the lines waiting. */
+  settle(refused: readonly ImportRejection[]): void {
+    this.summary.rejectedCount += refused.length;
+    const merged = [...this.waiting, ...refused].sort((a, b) => a.line - b.line);
+    this.waiting = [];
+    for (const rejection of merged) {
+      if (this.summary.rejected.length < this.max) this.summary.rejected.push(rejection);
+    }
+  }
+}
 
 export async function importObservations(
   lines: Iterable<ImportLine> | AsyncIterable<ImportLine>,
   deps: ImportDeps,
 ): Promise<ImportSummary> {
   const chunkSize = deps.chunkSize ?? DEFAULT_IMPORT_CHUNK;
-  const maxListed = deps.maxRejectedListed ?? 1_000;
   const summary: ImportSummary = {
     lines: 0,
     accepted: 0,
     rejectedCount: 0,
     rejected: [],
     written: { sides: 0, sales: 0, listings: 0, transactions: 0 },
+    changed: { sides: 0, sales: 0, listings: 0 },
   };
-  const reject = (rejection: ImportRejection) => {
-    summary.rejectedCount += 1;
-    if (summary.rejected.length < maxListed) summary.rejected.push(rejection);
-  };
+  const rejections = new Rejections(summary, deps.maxRejectedListed ?? 1_000);
   let chunk: { line: number; observation: Observation }[] = [];
   for await (const entry of lines) {
     summary.lines += 1;
-    if ('error' in entry) reject({ line: entry.line, code: 'invalid', reason: entry.error });
-    else chunk.push(entry);
+    if ('error' in entry) {
+      rejections.unparsed({ line: entry.line, code: 'invalid', reason: entry.error });
+    } else chunk.push(entry);
     if (chunk.length >= chunkSize) {
-      await commitChunk(chunk, deps, summary, reject);
+      await commitChunk(chunk, deps, summary, rejections);
       chunk = [];
     }
   }
-  if (chunk.length > 0) await commitChunk(chunk, deps, summary, reject);
+  await commitChunk(chunk, deps, summary, rejections);
   return summary;
 }
 
@@ -106,20 +136,24 @@ async function commitChunk(
   chunk: readonly { line: number; observation: Observation }[],
   deps: ImportDeps,
   summary: ImportSummary,
-  reject: (rejection: ImportRejection) => void,
+  rejections: Rejections,
 ): Promise<void> {
   const { batch, rejected } = normalise(
     chunk.map((entry) => entry.observation),
     { catalogs: deps.catalogs, fx: deps.fx, now: deps.clock.now() },
   );
-  for (const rejection of rejected) {
-    const line = chunk[rejection.index]!.line;
-    reject({ line, code: rejection.reason, reason: `${rejection.reason}: ${rejection.detail}` });
-  }
+  rejections.settle(
+    rejected.map((rejection) => ({
+      line: chunk[rejection.index]!.line,
+      code: rejection.reason,
+      reason: `${rejection.reason}: ${rejection.detail}`,
+    })),
+  );
   summary.accepted += chunk.length - rejected.length;
   if (isEmptyBatch(batch)) return;
+  let changed: BatchWriteCounts;
   try {
-    await deps.store.writeBatch(batch);
+    changed = await deps.store.writeBatch(batch);
   } catch (error) {
     const range = `${chunk[0]!.line}-${chunk[chunk.length - 1]!.line}`;
     throw new Error(`import: store write failed for lines ${range}`, { cause: error });
@@ -129,6 +163,9 @@ async function commitChunk(
   summary.written.sales += batch.sales.length;
   summary.written.listings += batch.listings.length;
   summary.written.transactions += 1;
+  summary.changed.sides += changed.sides;
+  summary.changed.sales += changed.sales;
+  summary.changed.listings += changed.listings;
 }
 
 /** Streams and imports one NDJSON file. */

@@ -18,6 +18,17 @@ export interface RejectionEvent extends Rejection {
   item?: string;
 }
 
+/** Rejections of one cycle, counted by reason. */
+export type RejectionTally = Partial<Record<RejectionReason, number>>;
+
+export function tallyRejections(
+  rejections: readonly { reason: RejectionReason }[],
+): RejectionTally {
+  const tally: RejectionTally = {};
+  for (const { reason } of rejections) tally[reason] = (tally[reason] ?? 0) + 1;
+  return tally;
+}
+
 export interface RejectionCount {
   market: MarketId;
   reason: RejectionReason;

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Book, type BookChange } from '../book/book.ts';
 import { manualClock, MINUTE, type ManualClock } from '../domain/clock.ts';
-import { AdapterError, type MarketInfo } from '../markets/market-adapter.ts';
+import { AdapterError, SimulatedFailure, type MarketInfo } from '../markets/market-adapter.ts';
 import type { CycleOutcome } from './cycle.ts';
 import { FetchLog } from './fetch-log.ts';
 import { createIngestRunner, type CycleResult } from './runner.ts';
@@ -220,6 +220,32 @@ describe('permanent errors', () => {
     assert.equal(reset.record.errorKind, 'retryable');
     assert.equal(reset.record.fetchedAt, T0 + FETCH_MS);
     assert.equal(socket.runner.health()[0]?.disabled, false);
+  });
+});
+
+describe('failure logs', () => {
+  test('a failure the simulator staged is info and says simulated; a real one is a warning', async () => {
+    const staged = 'skinport: HTTP 503 Service Unavailable (simulated)';
+    const { runner, logger } = setup([
+      { error: new SimulatedFailure(staged, true, 'server_error') },
+      { error: new AdapterError('HTTP 503', true, 'server_error') },
+    ]);
+    const simulated = outcome(await runner.runOnce('skinport', 'cs2'));
+    assert.equal(simulated.error?.simulated, true);
+    assert.equal(simulated.record.errorKind, 'retryable');
+    assert.equal(simulated.record.failure, 'server_error');
+    const real = outcome(await runner.runOnce('skinport', 'cs2'));
+    assert.equal(real.error?.simulated, false);
+    const failures = logger.lines.filter((line) => /backing off/.test(line.msg));
+    assert.deepEqual(
+      failures.map((line) => [line.level, line.msg]),
+      [
+        ['info', 'simulated market failure; backing off'],
+        ['warn', 'market fetch failed; backing off'],
+      ],
+    );
+    assert.equal((failures[0]!.obj as { simulated?: boolean }).simulated, true);
+    await runner.stop();
   });
 });
 

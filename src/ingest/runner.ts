@@ -16,7 +16,12 @@ import type { PriceStore } from '../store/price-store.ts';
 import { runCycle, type CycleOutcome } from './cycle.ts';
 import type { FetchLog } from './fetch-log.ts';
 import type { FxTable } from './fx.ts';
-import { RejectionTracker, type WarnLogger } from './rejections.ts';
+import {
+  RejectionTracker,
+  tallyRejections,
+  type RejectionTally,
+  type WarnLogger,
+} from './rejections.ts';
 import { nextDelayMs, jitterMs, nodeTimers, type Timers } from './schedule.ts';
 
 export interface IngestLogger extends WarnLogger {
@@ -50,6 +55,8 @@ export interface IngestRunnerOptions {
   shouldPoll?: (market: MarketId) => boolean;
   /** Default 1 s. */
   idleRecheckMs?: number;
+  /** Hears every finished cycle: its fetch record and its rejections by reason (metrics). */
+  onCycle?: (record: FetchRecord, rejections: RejectionTally) => void;
 }
 
 export interface MarketHealth {
@@ -116,6 +123,7 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
     pending.push(outcome.record);
     if (pending.length > MAX_PENDING_FETCHES) pending = pending.slice(-MAX_PENDING_FETCHES);
     rejections.record(outcome.rejections, clock.now());
+    options.onCycle?.(outcome.record, tallyRejections(outcome.rejections));
     noteOutcome(poller, outcome);
     return outcome;
   }
@@ -135,10 +143,11 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
       health.disabled = true;
       logger.error({ ...where, error: outcome.error.message }, 'market disabled until restart');
     } else {
-      logger.warn(
-        { ...where, error: outcome.error.message, consecutiveErrors: health.consecutiveErrors },
-        'market fetch failed; backing off',
-      );
+      const { message, simulated } = outcome.error;
+      const detail = { ...where, error: message, consecutiveErrors: health.consecutiveErrors };
+      // A failure the simulator staged is part of the show, not an operator's problem.
+      if (simulated) logger.info({ ...detail, simulated }, 'simulated market failure; backing off');
+      else logger.warn(detail, 'market fetch failed; backing off');
     }
   }
 

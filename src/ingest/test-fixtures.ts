@@ -14,6 +14,7 @@ import type {
   MarketInfo,
   ParseResult,
 } from '../markets/market-adapter.ts';
+import type { BatchWriteCounts } from '../store/price-store.ts';
 import type { FxTable } from './fx.ts';
 import type { Timers } from './schedule.ts';
 
@@ -143,7 +144,7 @@ export interface RecordingStore {
   batches: IngestBatch[];
   fetchWrites: FetchRecord[][];
   failWrites: number;
-  writeBatch(batch: IngestBatch): Promise<void>;
+  writeBatch(batch: IngestBatch): Promise<BatchWriteCounts>;
   recordFetches(rows: FetchRecord[]): Promise<void>;
   loadFetches(sinceMs: number): Promise<FetchRecord[]>;
 }
@@ -159,6 +160,11 @@ export function recordingStore(seedFetches: FetchRecord[] = []): RecordingStore 
         throw new Error('disk full');
       }
       store.batches.push(batch);
+      return {
+        sides: batch.sides.length,
+        sales: batch.sales.length,
+        listings: batch.listings.length,
+      };
     },
     async recordFetches(rows) {
       store.fetchWrites.push(rows);

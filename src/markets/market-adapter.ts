@@ -67,3 +67,6 @@ export class AdapterError extends Error {
     super(message);
   }
 }
+
+/** A failure the market simulator stages (an outage, a 429 or 502 minute): not a real one. */
+export class SimulatedFailure extends AdapterError {}

@@ -3,13 +3,13 @@
  * (min-prices, cheapest first) or the best bid of every eligible market (max-orders, highest
  * first, best-bid rule). Stale quotes stay in, flagged `is_stale: true`.
  */
-import { iso } from '../domain/clock.ts';
 import type { MarketSides } from '../book/book.ts';
 import { isStale } from '../domain/freshness.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { Cents } from '../domain/money.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
 import { quoteSize, topLevel, type ItemRef } from './book-view.ts';
+import { sideTimes } from './snapshot.ts';
 import { askSides, eligibleBidSides, type MarketSelection } from './top-of-book.ts';
 
 export interface AggregationPrice {
@@ -86,13 +86,14 @@ export function aggregateMaxOrders(
 }
 
 function priceRow(side: SideSnapshot, now: number): AggregationPrice {
+  const times = sideTimes(side);
   return {
     market_name: side.market,
     offers: quoteSize(side),
     price: topLevel(side).price,
-    updated_at: iso(side.fetchedAt),
+    updated_at: times.fetchedAt,
     is_stale: isStale(side.fetchedAt, now),
-    ingested_at: iso(side.ingestedAt),
+    ingested_at: times.ingestedAt,
     ingest_latency_ms: Math.max(0, side.ingestedAt - side.fetchedAt),
   };
 }

@@ -1,12 +1,14 @@
 /**
  * `feeNotes` of an arbitrage opportunity: which fee numbers were applied (and which of them
  * are assumptions), the fee model version, and a `stale_quote:<buy|sell>:<market>` flag for
- * every stale leg.
+ * every stale leg. One string (the public client types it so), the notes joined by `; `; no
+ * note contains a `;`.
  */
 import type { MarketFees } from '../markets/fees.ts';
 import type { ArbitrageLeg } from './arbitrage.ts';
 
 const ASSUMED = ' (assumed)';
+export const FEE_NOTE_SEPARATOR = '; ';
 
 export function arbitrageFeeNotes(
   buy: ArbitrageLeg,
@@ -14,7 +16,7 @@ export function arbitrageFeeNotes(
   buyFees: MarketFees,
   sellFees: MarketFees,
   feeModelVersion: string,
-): string[] {
+): string {
   const mark = (assumed: boolean) => (assumed ? ASSUMED : '');
   const notes = [
     `buy ${buy.market}: buyer fee ${buyFees.buyerFeeBps} bps${mark(buyFees.sources.buyerFeeBps.assumed)}`,
@@ -24,5 +26,5 @@ export function arbitrageFeeNotes(
   ];
   if (buy.isStale) notes.push(`stale_quote:buy:${buy.market}`);
   if (sell.isStale) notes.push(`stale_quote:sell:${sell.market}`);
-  return notes;
+  return notes.map((note) => note.replaceAll(';', ',')).join(FEE_NOTE_SEPARATOR);
 }

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MINUTE } from '../domain/clock.ts';
+import { ApiError } from '../domain/errors.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
 import { DEFAULT_FEE_MODEL } from '../markets/fees.ts';
 import {
@@ -56,12 +57,9 @@ describe('findOpportunities', () => {
         estimatedNetCents: 144,
         maxTradableQuantity: 2,
         estimatedNotionalCents: 2000,
-        feeNotes: [
-          'buy csfloat: buyer fee 0 bps',
-          'sell buff163: seller fee 250 bps',
-          'sell buff163: withdrawal 0 cents per withdrawal (assumed)',
-          'fee model 2026-11',
-        ],
+        feeNotes:
+          'buy csfloat: buyer fee 0 bps; sell buff163: seller fee 250 bps; ' +
+          'sell buff163: withdrawal 0 cents per withdrawal (assumed); fee model 2026-11',
         freshness: { buyAgeMs: 60_000, sellAgeMs: 60_000 },
         calculatedAt: '2026-11-01T12:00:00.000Z',
       },
@@ -188,9 +186,19 @@ describe('findOpportunities', () => {
     assert.equal(result.opportunities[0]?.buy.market, 'csfloat');
   });
 
-  test('rejects a limit outside 1..100', () => {
-    for (const limit of [0, 101]) {
-      assert.throws(() => findOpportunities([], options({ limit }), zeroFeeModel(), NOW), /limit/);
+  test('rejects a limit outside 1..100 with a 400 worded as the conventions say', () => {
+    for (const [limit, sentence] of [
+      [0, 'limit must not be less than 1'],
+      [101, 'limit must not exceed 100'],
+      [Infinity, 'limit must be an integer number'],
+    ] as const) {
+      assert.throws(
+        () => findOpportunities([], options({ limit }), zeroFeeModel(), NOW),
+        (error: unknown) =>
+          error instanceof ApiError &&
+          error.statusCode === 400 &&
+          JSON.stringify(error.messages) === JSON.stringify([sentence]),
+      );
     }
   });
 });

@@ -8,6 +8,7 @@
 import { iso } from '../domain/clock.ts';
 import type { MarketSides } from '../book/book.ts';
 import { badRequest } from '../domain/errors.ts';
+import { integerProblems } from '../domain/parameter-sentences.ts';
 import type { CatalogItem } from '../domain/item.ts';
 import type { MarketId } from '../domain/markets.ts';
 import { bpsOf, spreadBps, type Bps, type Cents } from '../domain/money.ts';
@@ -36,6 +37,13 @@ export interface ArbitrageOptions {
   sort: ArbitrageSort;
   markets: ReadonlySet<MarketId> | null;
 }
+
+/** The most opportunities one answer lists (`limit`). */
+export const MAX_OPPORTUNITIES = 100;
+/** How many items a request evaluates (`candidateLimit`): those quoted on the most markets. */
+export const MIN_CANDIDATE_LIMIT = 50;
+export const MAX_CANDIDATE_LIMIT = 2000;
+export const DEFAULT_CANDIDATE_LIMIT = 500;
 
 export const DEFAULT_ARBITRAGE_OPTIONS: ArbitrageOptions = {
   limit: 50,
@@ -77,7 +85,7 @@ export interface Opportunity {
   maxTradableQuantity: number;
   /** Buy price × maxTradableQuantity. */
   estimatedNotionalCents: Cents;
-  feeNotes: string[];
+  feeNotes: string;
   freshness: { buyAgeMs: number; sellAgeMs: number };
   calculatedAt: string;
 }
@@ -95,9 +103,8 @@ export function findOpportunities(
   feeModel: FeeModel,
   now: number,
 ): ArbitrageResult {
-  if (!Number.isInteger(options.limit) || options.limit < 1 || options.limit > 100) {
-    throw badRequest('limit must be an integer between 1 and 100');
-  }
+  const problems = integerProblems('limit', options.limit, 1, MAX_OPPORTUNITIES);
+  if (problems.length > 0) throw badRequest(problems);
   const found: Opportunity[] = [];
   for (const candidate of candidates) {
     const best = bestPair(candidate, options, feeModel, now);
@@ -115,6 +122,39 @@ export function findOpportunities(
   };
 }
 
+/** The numbers that decide whether and how well a pair qualifies; legs are the book's sides. */
+interface PairEconomics {
+  buy: SideSnapshot;
+  sell: SideSnapshot;
+  quantity: number;
+  spreadBps: Bps;
+  estimatedNetCents: Cents;
+  estimatedNotionalCents: Cents;
+}
+
+function pairEconomics(ask: SideSnapshot, bid: SideSnapshot, feeModel: FeeModel): PairEconomics {
+  const askTop = topLevel(ask);
+  const bidTop = topLevel(bid);
+  const buyFees = feesFor(feeModel, ask.market);
+  const sellFees = feesFor(feeModel, bid.market);
+  const quantity = Math.max(1, Math.min(askTop.quantity, bidTop.quantity));
+  const unitCost = buyerPays(askTop.price, buyFees);
+  const unitProceeds = bidTop.price - bpsOf(bidTop.price, sellFees.sellerFeeBps);
+  return {
+    buy: ask,
+    sell: bid,
+    quantity,
+    spreadBps: spreadBps(bidTop.price, askTop.price, askTop.price) ?? 0,
+    estimatedNetCents: quantity * (unitProceeds - unitCost) - sellFees.withdrawalFlatCents,
+    estimatedNotionalCents: askTop.price * quantity,
+  };
+}
+
+/**
+ * The item's best qualifying pair. Only the numbers are computed per pair, and a bid at or
+ * below an ask is skipped unpriced (fees only lower the net, so it cannot be positive); the
+ * response object is built for the winner alone.
+ */
 function bestPair(
   candidate: ArbitrageCandidate,
   options: ArbitrageOptions,
@@ -123,19 +163,21 @@ function bestPair(
 ): Opportunity | null {
   const selection: MarketSelection = { markets: options.markets };
   const asks = askSides(candidate.sides, selection);
+  if (asks.length === 0) return null;
+  const lowestAsk = Math.min(...asks.map((ask) => topLevel(ask).price));
   const bids = eligibleBidSides(selectMarkets(candidate.sides, selection), ALL_MARKETS).filter(
-    (side) => feesFor(feeModel, side.market).cashWithdrawable,
+    (side) => topLevel(side).price > lowestAsk && feesFor(feeModel, side.market).cashWithdrawable,
   );
-  let best: Opportunity | null = null;
+  let best: PairEconomics | null = null;
   for (const ask of asks) {
     for (const bid of bids) {
-      if (ask.market === bid.market) continue;
-      const pair = pairOpportunity(candidate.item, ask, bid, feeModel, now);
+      if (ask.market === bid.market || topLevel(bid).price <= topLevel(ask).price) continue;
+      const pair = pairEconomics(ask, bid, feeModel);
       if (!qualifies(pair, options)) continue;
       if (!best || compareOpportunities(pair, best, options.sort) < 0) best = pair;
     }
   }
-  return best;
+  return best && opportunity(candidate.item, best, feeModel, now);
 }
 
 export function pairOpportunity(
@@ -145,15 +187,19 @@ export function pairOpportunity(
   feeModel: FeeModel,
   now: number,
 ): Opportunity {
-  const askTop = topLevel(ask);
-  const bidTop = topLevel(bid);
-  const buyFees = feesFor(feeModel, ask.market);
-  const sellFees = feesFor(feeModel, bid.market);
-  const quantity = Math.max(1, Math.min(askTop.quantity, bidTop.quantity));
-  const unitCost = buyerPays(askTop.price, buyFees);
-  const unitProceeds = bidTop.price - bpsOf(bidTop.price, sellFees.sellerFeeBps);
-  const buy = leg(ask, now);
-  const sell = leg(bid, now);
+  return opportunity(item, pairEconomics(ask, bid, feeModel), feeModel, now);
+}
+
+function opportunity(
+  item: ArbitrageItem,
+  pair: PairEconomics,
+  feeModel: FeeModel,
+  now: number,
+): Opportunity {
+  const buy = leg(pair.buy, now);
+  const sell = leg(pair.sell, now);
+  const buyFees = feesFor(feeModel, buy.market);
+  const sellFees = feesFor(feeModel, sell.market);
   return {
     canonicalItemId: item.id,
     marketHashName: item.marketHashName,
@@ -161,19 +207,22 @@ export function pairOpportunity(
     imageUrl: item.image ?? null,
     buy,
     sell,
-    spreadBps: spreadBps(bidTop.price, askTop.price, askTop.price) ?? 0,
-    spreadCents: bidTop.price - askTop.price,
-    estimatedNetCents: quantity * (unitProceeds - unitCost) - sellFees.withdrawalFlatCents,
-    maxTradableQuantity: quantity,
-    estimatedNotionalCents: askTop.price * quantity,
+    spreadBps: pair.spreadBps,
+    spreadCents: sell.price - buy.price,
+    estimatedNetCents: pair.estimatedNetCents,
+    maxTradableQuantity: pair.quantity,
+    estimatedNotionalCents: pair.estimatedNotionalCents,
     feeNotes: arbitrageFeeNotes(buy, sell, buyFees, sellFees, feeModel.version),
-    freshness: { buyAgeMs: ageMs(ask.fetchedAt, now), sellAgeMs: ageMs(bid.fetchedAt, now) },
+    freshness: {
+      buyAgeMs: ageMs(pair.buy.fetchedAt, now),
+      sellAgeMs: ageMs(pair.sell.fetchedAt, now),
+    },
     calculatedAt: iso(now),
   };
 }
 
 /** Positive net after fees, and at least the requested spread and notional. */
-function qualifies(pair: Opportunity, options: ArbitrageOptions): boolean {
+function qualifies(pair: PairEconomics, options: ArbitrageOptions): boolean {
   return (
     pair.estimatedNetCents > 0 &&
     pair.spreadBps >= options.minSpreadBps &&
@@ -181,8 +230,15 @@ function qualifies(pair: Opportunity, options: ArbitrageOptions): boolean {
   );
 }
 
+interface Ranked {
+  estimatedNetCents: Cents;
+  spreadBps: Bps;
+  buy: { market: MarketId };
+  sell: { market: MarketId };
+}
+
 /** Negative when `a` ranks before `b`: the sort key descending, then the other key. */
-function compareOpportunities(a: Opportunity, b: Opportunity, sort: ArbitrageSort): number {
+function compareOpportunities(a: Ranked, b: Ranked, sort: ArbitrageSort): number {
   const byNet = b.estimatedNetCents - a.estimatedNetCents;
   const bySpread = b.spreadBps - a.spreadBps;
   const primary = sort === 'spreadBps' ? bySpread || byNet : byNet || bySpread;

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { MINUTE } from '../domain/clock.ts';
 import { ApiError } from '../domain/errors.ts';
 import { computeDepth } from './depth.ts';
@@ -163,11 +164,20 @@ describe('computeDepth', () => {
     );
   });
 
-  for (const bad of [0, 51, 2.5]) {
-    test(`depth ${bad} is rejected with a 400`, () => {
+  for (const [bad, sentence] of [
+    [0, 'depth must not be less than 1'],
+    [51, 'depth must not exceed 50'],
+    [2.5, 'depth must be an integer number'],
+    [Infinity, 'depth must be an integer number'],
+    [NaN, 'depth must be an integer number'],
+  ] as const) {
+    test(`depth ${bad} is rejected with a 400 in the conventions' wording`, () => {
       assert.throws(
         () => computeDepth(ITEM, sides, ALL_MARKETS, bad, NOW),
-        (error: unknown) => error instanceof ApiError && error.statusCode === 400,
+        (error: unknown) =>
+          error instanceof ApiError &&
+          error.statusCode === 400 &&
+          JSON.stringify(error.messages) === JSON.stringify([sentence]),
       );
     });
   }
@@ -175,5 +185,29 @@ describe('computeDepth', () => {
   test('depth 1 and 50 are accepted', () => {
     assert.equal(computeDepth(ITEM, sides, ALL_MARKETS, 1, NOW).asks.length, 1);
     assert.equal(computeDepth(ITEM, sides, ALL_MARKETS, 50, NOW).asks.length, 5);
+  });
+});
+
+describe('ordersCount', () => {
+  test('an integer wherever a source counts orders: the sum of the counts given, else null', () => {
+    const level = fc.tuple(
+      fc.integer({ min: 1000, max: 1004 }),
+      fc.integer({ min: 1, max: 9 }),
+      fc.option(fc.integer({ min: 1, max: 9 })),
+    );
+    const ladder = fc.array(level, { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(ladder, ladder, ladder, (csfloat, buff, dmarket) => {
+        const sides = book(ask('csfloat', csfloat), ask('buff163', buff), ask('dmarket', dmarket));
+        const depth = computeDepth(ITEM, sides, ALL_MARKETS, 50, NOW);
+        for (const merged of depth.asks) {
+          const counts = merged.quotes.map((quote) => quote.ordersCount);
+          for (const count of counts) assert.ok(count === null || Number.isSafeInteger(count));
+          const known = counts.filter((count): count is number => count !== null);
+          const sum = known.length === 0 ? null : known.reduce((total, count) => total + count, 0);
+          assert.equal(merged.ordersCount, sum);
+        }
+      }),
+    );
   });
 });

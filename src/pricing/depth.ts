@@ -7,6 +7,7 @@
 import { iso } from '../domain/clock.ts';
 import type { MarketSides } from '../book/book.ts';
 import { badRequest } from '../domain/errors.ts';
+import { integerProblems } from '../domain/parameter-sentences.ts';
 import { isStale } from '../domain/freshness.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { Bps, Cents } from '../domain/money.ts';
@@ -67,9 +68,8 @@ export function computeDepth(
   depth: number,
   now: number,
 ): Depth {
-  if (!Number.isInteger(depth) || depth < MIN_DEPTH || depth > MAX_DEPTH) {
-    throw badRequest(`depth must be an integer between ${MIN_DEPTH} and ${MAX_DEPTH}`);
-  }
+  const problems = integerProblems('depth', depth, MIN_DEPTH, MAX_DEPTH);
+  if (problems.length > 0) throw badRequest(problems);
   const asks = askSides(sides, selection);
   const bids = eligibleBidSides(sides, selection);
   const askLevels = mergeLadder(asks, 'ask', depth, now);

@@ -39,12 +39,12 @@ export interface MarketHealthRow {
   note: string | null;
 }
 
-/** What the book says about one market, gathered once per book version. */
+/** What the book says about one market. */
 export interface MarketBookStats {
   askRows: number;
   listings: number;
-  /** Newest fetchedAt of each quoted item on the market, ascending. */
-  quoteTimes: number[];
+  /** Newest fetchedAt of a quoted item on the market → how many quoted items have it. */
+  quoteTimes: ReadonlyMap<number, number>;
 }
 
 export interface MarketHealthInput {
@@ -69,43 +69,38 @@ export function liveness(lastSuccessAt: number | null, cadenceMs: number, now: n
 export function collectMarketBookStats(
   items: Iterable<readonly MarketSides[]>,
 ): Map<MarketId, MarketBookStats> {
-  const stats = new Map<MarketId, MarketBookStats>();
+  const stats = new Map<MarketId, MarketBookStats & { quoteTimes: Map<number, number> }>();
   for (const sides of items) {
     for (const entry of sides) {
       const ask = entry.ask && entry.ask.levels.length > 0 ? entry.ask : null;
       const bid = entry.bid && entry.bid.levels.length > 0 ? entry.bid : null;
       if (!ask && !bid) continue;
       let held = stats.get(entry.market);
-      if (!held) stats.set(entry.market, (held = { askRows: 0, listings: 0, quoteTimes: [] }));
+      if (!held) {
+        stats.set(entry.market, (held = { askRows: 0, listings: 0, quoteTimes: new Map() }));
+      }
       if (ask) {
         held.askRows += 1;
         held.listings += quoteSize(ask);
       }
-      held.quoteTimes.push(Math.max(ask?.fetchedAt ?? 0, bid?.fetchedAt ?? 0));
+      const time = Math.max(ask?.fetchedAt ?? 0, bid?.fetchedAt ?? 0);
+      held.quoteTimes.set(time, (held.quoteTimes.get(time) ?? 0) + 1);
     }
   }
-  for (const held of stats.values()) held.quoteTimes.sort((a, b) => a - b);
   return stats;
-}
-
-function countAtOrAfter(sorted: readonly number[], ms: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (sorted[mid]! < ms) low = mid + 1;
-    else high = mid;
-  }
-  return sorted.length - low;
 }
 
 export function freshnessCoveragePct(
   stats: MarketBookStats | undefined,
   now: number,
 ): number | null {
-  if (!stats || stats.quoteTimes.length === 0) return null;
-  const fresh = countAtOrAfter(stats.quoteTimes, now - STALE_AFTER_MS);
-  return Math.round((fresh / stats.quoteTimes.length) * 1000) / 10;
+  let fresh = 0;
+  let total = 0;
+  for (const [time, count] of stats?.quoteTimes ?? []) {
+    total += count;
+    if (time >= now - STALE_AFTER_MS) fresh += count;
+  }
+  return total === 0 ? null : Math.round((fresh / total) * 1000) / 10;
 }
 
 /** Start of the oldest of the 48 buckets; the newest bucket holds `now`. */

@@ -110,7 +110,7 @@ interface SideTimes {
 /** ISO strings of a side's times, computed once per side object (the book replaces sides). */
 const timesCache = new WeakMap<SideSnapshot, SideTimes>();
 
-function sideTimes(side: SideSnapshot): SideTimes {
+export function sideTimes(side: SideSnapshot): SideTimes {
   let times = timesCache.get(side);
   const [fetched, ingested, source] = times?.from ?? [];
   if (

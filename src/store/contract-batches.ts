@@ -77,6 +77,25 @@ export function sideCases(make: PriceStoreFactory): void {
       assert.deepEqual(await store.loadSides('cs2'), [later]);
     }));
 
+  test('writeBatch counts what changed: the same batch written again changes nothing', () =>
+    withStore(make, async (store) => {
+      const first = batch({
+        sides: [side(), side({ side: 'bid' })],
+        sales: [sale()],
+        listings: [listing(), bareListing()],
+      });
+      assert.deepEqual(await store.writeBatch(first), { sides: 2, sales: 1, listings: 2 });
+      const stored = await snapshot(store);
+      const resent = { ...first, sides: first.sides.map((s) => ({ ...s, ingestedAt: T0 + 999 })) };
+      assert.deepEqual(await store.writeBatch(resent), { sides: 0, sales: 0, listings: 0 });
+      assert.deepEqual(await snapshot(store), stored, 'a re-sent batch keeps the first rows');
+      const later = batch({
+        sides: [side({ fetchedAt: T0 + 60_000 }), side({ side: 'bid', totalQuantity: 99 })],
+        listings: [listing({ fetchedAt: T0 + 60_000 }), bareListing({ fetchedAt: T0 - 60_000 })],
+      });
+      assert.deepEqual(await store.writeBatch(later), { sides: 2, sales: 0, listings: 1 });
+    }));
+
   test('sides, sales and listings of one batch all land together', () =>
     withStore(make, async (store) => {
       const parts = { sides: [side()], sales: [sale()], listings: [listing()] };

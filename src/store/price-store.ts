@@ -15,11 +15,21 @@ import type {
   SideSnapshot,
 } from '../domain/quote.ts';
 
+/**
+ * What one writeBatch changed, per kind: rows stored for the first time, or replacing a stored
+ * row with a newer or different one. A batch written twice changes nothing the second time.
+ */
+export interface BatchWriteCounts {
+  sides: number;
+  sales: number;
+  listings: number;
+}
+
 export interface PriceStore {
   /** Runs pending migrations. Idempotent. */
   init(): Promise<void>;
   /** Commits the whole batch in one transaction, or nothing. Sides upsert by (game,item,market,side). */
-  writeBatch(batch: IngestBatch): Promise<void>;
+  writeBatch(batch: IngestBatch): Promise<BatchWriteCounts>;
   /** Every latest side snapshot, to rebuild the in-memory book at boot. */
   loadSides(game: Game): Promise<SideSnapshot[]>;
   /** Sales with soldAt >= sinceMs, oldest first. */

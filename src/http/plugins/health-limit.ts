@@ -24,6 +24,7 @@ export function healthGate(deps: AppDeps, source: GameSource) {
       deps.clock.now(),
     );
     if (!decision.allowed) {
+      deps.metrics?.healthRefused();
       const retryAfter = decision.retryAfterSeconds ?? decision.minute.resetSeconds;
       throw new ApiError(
         429,

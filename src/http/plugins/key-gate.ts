@@ -7,8 +7,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { QuotaDecision } from '../../access/rate-limiter.ts';
-import { ApiError } from '../../domain/errors.ts';
+import { ApiError, badRequest } from '../../domain/errors.ts';
 import { GAMES, isGame, type Game } from '../../domain/games.ts';
+import { sentence } from '../../domain/parameter-sentences.ts';
 import type { Feature } from '../../domain/plans.ts';
 import type { AppDeps, AuthSuccess } from '../deps.ts';
 
@@ -23,7 +24,7 @@ declare module 'fastify' {
 
 export const MINUTE_LIMIT_MESSAGE = 'API key minute rate limit exceeded';
 export const MONTH_LIMIT_MESSAGE = 'API key monthly quota exceeded';
-export const GAME_MESSAGE = `game must be one of: ${GAMES.join(', ')}`;
+export const GAME_MESSAGE = sentence.oneOf('game', GAMES);
 
 /** `fixed` for /v1 (always that game), `query` for /v2 (the required `game` parameter). */
 export type GameSource = { fixed: Game } | 'query';
@@ -52,7 +53,7 @@ export function quotaRefusal(decision: QuotaDecision): ApiError {
 /** Reads and checks the `game` query parameter (400 when missing or invalid). */
 export function gameFromQuery(request: FastifyRequest): Game {
   const game = (request.query as Record<string, unknown> | undefined)?.game;
-  if (!isGame(game)) throw new ApiError(400, 'INVALID_PARAMETER', [GAME_MESSAGE]);
+  if (!isGame(game)) throw badRequest([GAME_MESSAGE]);
   return game;
 }
 
@@ -74,7 +75,10 @@ export function keyGate(deps: AppDeps, feature: Feature, source: GameSource) {
     const decision = await deps.limiter.consume(auth.account.id, auth.limits, now);
     reply.headers(quotaHeaders(decision));
     if (refusal) throw new ApiError(refusal.status, refusal.code, refusal.message);
-    if (!decision.allowed) throw quotaRefusal(decision);
+    if (!decision.allowed) {
+      deps.metrics?.quotaRefused(auth.plan, decision.refusedBy === 'month' ? 'month' : 'minute');
+      throw quotaRefusal(decision);
+    }
     request.game = resolveGame(request, source);
   };
 }

@@ -5,21 +5,25 @@
  * Unresolved entries are dropped silently, an item named twice is answered once (first
  * position), and when nothing resolves the answer is 400. `markets` filters the rows.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TArray, type TObject } from '@sinclair/typebox';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseMarkets } from '../params.ts';
+import {
+  arrayPieces,
+  mappedSlices,
+  objectPieces,
+  rowsSerializer,
+  sendPieces,
+} from '../json-pieces.ts';
 import { keyGate } from '../plugins/key-gate.ts';
 import { errorResponses, KEY_GATED_ERRORS, MarketsQuery } from '../schemas/common.ts';
 import { MaxOrders, MinPrices } from '../schemas/aggregation.ts';
+import type { MarketSides } from '../../book/book.ts';
 import type { Catalog } from '../../catalog/catalog.ts';
 import { badRequest } from '../../domain/errors.ts';
 import type { CatalogItem } from '../../domain/item.ts';
-import {
-  aggregateMaxOrders,
-  aggregateMinPrices,
-  type ItemBook,
-} from '../../pricing/aggregations.ts';
+import { maxOrdersItem, minPricesItem } from '../../pricing/aggregations.ts';
 import type { MarketSelection } from '../../pricing/top-of-book.ts';
 
 export const MAX_AGGREGATION_ITEMS = 100;
@@ -67,10 +71,18 @@ export function requestedItems(catalog: Catalog, query: AggregationQuery): Catal
   return [...found.values()];
 }
 
-type Aggregate = (books: readonly ItemBook[], selection: MarketSelection, now: number) => unknown;
+/** A response `{items: [row, …]}`. */
+type RowsSchema = TObject<{ items: TArray }>;
+
+type ItemRow = (
+  item: CatalogItem,
+  sides: readonly MarketSides[],
+  selection: MarketSelection,
+  now: number,
+) => unknown;
 
 export function aggregationsRoutes(app: App, deps: AppDeps): void {
-  const route = (path: string, summary: string, response: TSchema, aggregate: Aggregate) => {
+  const route = (path: string, summary: string, response: RowsSchema, itemRow: ItemRow) => {
     app.get(
       path,
       {
@@ -85,14 +97,16 @@ export function aggregationsRoutes(app: App, deps: AppDeps): void {
           response: { 200: response, ...errorResponses(...KEY_GATED_ERRORS) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const query = request.query as AggregationQuery;
         const selection = parseMarkets(query.markets, 'cs2');
-        const books = requestedItems(deps.catalogs.cs2, query).map((item) => ({
-          item,
-          sides: deps.book.sides('cs2', item.id),
-        }));
-        return aggregate(books, selection, deps.clock.now());
+        const items = requestedItems(deps.catalogs.cs2, query);
+        const now = deps.clock.now();
+        const rows = mappedSlices(items, (item) =>
+          itemRow(item, deps.book.sides('cs2', item.id), selection, now),
+        );
+        const serialize = rowsSerializer(reply, response.properties.items.items);
+        return sendPieces(reply, objectPieces([['items', await arrayPieces(rows, serialize)]]));
       },
     );
   };
@@ -100,12 +114,12 @@ export function aggregationsRoutes(app: App, deps: AppDeps): void {
     '/v1/aggregations/min-prices',
     'Best ask per market for up to 100 items (cs2)',
     MinPrices,
-    aggregateMinPrices,
+    minPricesItem,
   );
   route(
     '/v1/aggregations/max-orders',
     'Best bid per market for up to 100 items (cs2)',
     MaxOrders,
-    aggregateMaxOrders,
+    maxOrdersItem,
   );
 }

@@ -2,8 +2,9 @@
  * GET /v1/arbitrage/opportunities (cs2 only, Pro and up): buy at one market's best ask, sell
  * into another's best cash-withdrawable bid, net of both markets' fees.
  * Candidates: the `candidateLimit` quoted cs2 items quoted on the most markets (ties in catalog
- * order). The ranking is computed once per book version and cached, so a request evaluates only
- * its candidates. The ranking counts every market; `markets` then restricts the legs.
+ * order), read from the book index (kept current as batches apply). The ranking counts every
+ * market; `markets` then restricts the legs. Only candidates where a sellable bid is above an
+ * ask (read from the index's top prices) are priced pair by pair: no other can qualify.
  */
 import { Type } from '@sinclair/typebox';
 import type { App } from '../app-type.ts';
@@ -13,21 +14,24 @@ import { parseMarkets } from '../params.ts';
 import { keyGate } from '../plugins/key-gate.ts';
 import { ArbitrageOpportunities } from '../schemas/arbitrage.ts';
 import { errorResponses, KEY_GATED_ERRORS, MarketsQuery } from '../schemas/common.ts';
-import type { Book, MarketSides } from '../../book/book.ts';
-import type { CatalogItem } from '../../domain/item.ts';
-import { DEFAULT_FEE_MODEL } from '../../markets/fees.ts';
+import { isCashExecutable, MARKETS_BY_GAME } from '../../domain/markets.ts';
+import { DEFAULT_FEE_MODEL, feesFor } from '../../markets/fees.ts';
 import {
   DEFAULT_ARBITRAGE_OPTIONS,
+  DEFAULT_CANDIDATE_LIMIT,
   findOpportunities,
+  MAX_CANDIDATE_LIMIT,
+  MAX_OPPORTUNITIES,
+  MIN_CANDIDATE_LIMIT,
   type ArbitrageSort,
 } from '../../pricing/arbitrage.ts';
 
-export const DEFAULT_CANDIDATE_LIMIT = 500;
-export const MIN_CANDIDATE_LIMIT = 50;
-export const MAX_CANDIDATE_LIMIT = 2000;
-
 const Query = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_ARBITRAGE_OPTIONS.limit }),
+  limit: Type.Integer({
+    minimum: 1,
+    maximum: MAX_OPPORTUNITIES,
+    default: DEFAULT_ARBITRAGE_OPTIONS.limit,
+  }),
   minSpreadBps: Type.Integer({
     minimum: 0,
     maximum: 1_000_000,
@@ -55,43 +59,11 @@ const Query = Type.Object({
   }),
 });
 
-function quotedMarketCount(sides: readonly MarketSides[]): number {
-  let count = 0;
-  for (const entry of sides) {
-    if ((entry.ask?.levels.length ?? 0) > 0 || (entry.bid?.levels.length ?? 0) > 0) count += 1;
-  }
-  return count;
-}
-
-/** Quoted cs2 items, most markets first; recomputed only when the book version moves. */
-export class CandidateRanking {
-  private held: { version: number; items: CatalogItem[] } | null = null;
-
-  constructor(
-    private readonly book: Book,
-    private readonly views: BookViews,
-  ) {}
-
-  top(limit: number): CatalogItem[] {
-    const version = this.book.version('cs2');
-    if (!this.held || this.held.version !== version) {
-      this.held = { version, items: this.rank() };
-    }
-    return this.held.items.slice(0, limit);
-  }
-
-  private rank(): CatalogItem[] {
-    const quoted = this.views.quotedItems('cs2');
-    const counts = quoted.map((item) => quotedMarketCount(this.book.sides('cs2', item.id)));
-    const order = quoted.map((_, index) => index);
-    order.sort((a, b) => counts[b]! - counts[a]! || a - b);
-    return order.map((index) => quoted[index]!);
-  }
-}
-
 export function arbitrageRoutes(app: App, deps: AppDeps, views: BookViews): void {
   const feeModel = deps.feeModel ?? DEFAULT_FEE_MODEL;
-  const ranking = new CandidateRanking(deps.book, views);
+  const sellMarkets = MARKETS_BY_GAME.cs2.filter(
+    (market) => isCashExecutable(market) && feesFor(feeModel, market).cashWithdrawable,
+  );
   app.get(
     '/v1/arbitrage/opportunities',
     {
@@ -109,10 +81,13 @@ export function arbitrageRoutes(app: App, deps: AppDeps, views: BookViews): void
     async (request) => {
       const query = request.query;
       const selection = parseMarkets(query.markets, 'cs2');
-      const candidates = ranking.top(query.candidateLimit).map((item) => ({
-        item,
-        sides: deps.book.sides('cs2', item.id),
-      }));
+      const { evaluated, crossed } = views.crossedCandidates(
+        'cs2',
+        query.candidateLimit,
+        selection.markets,
+        sellMarkets.filter((market) => selection.markets?.has(market) ?? true),
+      );
+      const candidates = crossed.map((item) => ({ item, sides: deps.book.sides('cs2', item.id) }));
       const options = {
         limit: query.limit,
         minSpreadBps: query.minSpreadBps,
@@ -121,7 +96,8 @@ export function arbitrageRoutes(app: App, deps: AppDeps, views: BookViews): void
         sort: query.sort as ArbitrageSort,
         markets: selection.markets,
       };
-      return findOpportunities(candidates, options, feeModel, deps.clock.now());
+      const found = findOpportunities(candidates, options, feeModel, deps.clock.now());
+      return { ...found, totalCandidates: evaluated };
     },
   );
 }

@@ -56,6 +56,30 @@ describe('200', () => {
     });
   });
 
+  test('relative dates (now, now-90m, now-24h, now-7d) read the clock like absolute ones', async () => {
+    const { app, write } = await historyHarness();
+    await write([
+      quote('ask', 'skinport', 1250, T0 - 2 * DAY),
+      quote('ask', 'csfloat', 990, T0 - 3 * HOUR),
+    ]);
+    const pairs: [string, string][] = [
+      ['from=now-7d&to=now', range(T0 - 7 * DAY, T0)],
+      ['from=NOW-24h', range(T0 - DAY, T0)],
+      [
+        'from=now-7d&to=now-90m&interval=HOUR_1',
+        range(T0 - 7 * DAY, T0 - 90 * MINUTE, 'interval=HOUR_1'),
+      ],
+      ['from=now-1d&to=now-1d', range(T0 - DAY, T0 - DAY)],
+    ];
+    for (const [relative, absolute] of pairs) {
+      const byRelative = await get(app, historyPath(relative));
+      assert.equal(byRelative.status, 200, relative);
+      assert.deepEqual(byRelative.body, (await get(app, historyPath(absolute))).body, relative);
+    }
+    const week = await get(app, historyPath('from=now-7d'));
+    assert.equal(week.body.history.length, 2);
+  });
+
   test('every interval maps to its stored tier', async () => {
     const { app } = await historyHarness();
     const expected = { MINUTE_5: '10m', MINUTE_15: '10m', HOUR_1: '1h', HOUR_6: '1h', DAY_1: '1d' };
@@ -216,7 +240,14 @@ describe('400', () => {
       /only accepted with listingType SALE_HISTORY/,
     ],
     ['an unknown salesWindow', 'listingType=SALES&salesWindow=1y', /salesWindow must be one of/],
-    ['an invalid date', 'from=yesterday', /from must be a valid ISO 8601 date/],
+    [
+      'an invalid date',
+      'from=yesterday',
+      /from must be a valid ISO 8601 date.*or a time before now, e\.g\. now-7d/,
+    ],
+    ['a relative date with no unit', 'from=now-7', /from must be a valid ISO 8601 date/],
+    ['a relative date after now', 'to=now+1d', /to must be a valid ISO 8601 date/],
+    ['a relative date with a fraction', 'from=now-1.5d', /from must be a valid ISO 8601 date/],
     ['an impossible date', 'to=2026-02-30', /to must be a valid ISO 8601 date/],
     ['inverted dates', range(T0, T0 - 1), /from must not be after to/],
     ['markets on the aggregate form', 'markets=skinport', /only accepted on \/history\/markets/],

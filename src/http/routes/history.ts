@@ -1,17 +1,18 @@
 /**
  * GET /v1|v2/pricing/:marketHashName/history (cross-market aggregate) and .../history/markets
  * (one series per market), feature historical_data (Pro). Parameters are checked, and the
- * 10,000-point bound computed from range × interval × series, before any store read.
+ * 10,000-point bound computed from range × interval × series, before any store read; the
+ * answer is read and written slice by slice (history-body.ts).
  * `markets` belongs to the per-market form only: on the aggregate form it is a 400. The
  * per-market form serves every market with stored history for the item, or with `markets`
  * every listed market (those without history get an empty series, counting no points).
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
 import { checkPointBound, parseHistoryQuery, type HistoryQuery } from '../history-params.ts';
-import { readSeriesHistory } from '../history-reader.ts';
+import { sendHistory, sendHistoryByMarket } from '../history-body.ts';
 import { findItem, parseMarkets } from '../params.ts';
 import { keyGate, type GameSource } from '../plugins/key-gate.ts';
 import { errorResponses, GameQuery, KEY_GATED_ERRORS } from '../schemas/common.ts';
@@ -59,17 +60,17 @@ function envelope(
 }
 
 export function historyRoutes(app: App, deps: AppDeps): void {
-  const aggregate = async (request: HistoryRoute) => {
+  const aggregate = async (request: HistoryRoute, reply: FastifyReply) => {
     const store = historyStore(deps);
     if (request.query.markets !== undefined) throw badRequest([MARKETS_ON_AGGREGATE_MESSAGE]);
     const parsed = parseHistoryQuery(request.query, deps.clock.now());
     checkPointBound(parsed, 1);
     const item = findItem(deps.catalogs[request.game], request.params.marketHashName);
     const series = { game: request.game, itemId: item.id, market: null };
-    return { ...envelope(item, parsed), history: await readSeriesHistory(store, series, parsed) };
+    return sendHistory(reply, store, envelope(item, parsed), series, parsed);
   };
 
-  const byMarket = async (request: HistoryRoute) => {
+  const byMarket = async (request: HistoryRoute, reply: FastifyReply) => {
     const store = historyStore(deps);
     const game = request.game;
     const selection = parseMarkets(request.query.markets, game);
@@ -81,13 +82,11 @@ export function historyRoutes(app: App, deps: AppDeps): void {
     const markets = wanted === null ? covered : all.filter((market) => wanted.has(market));
     const readable = markets.filter((market) => covered.includes(market));
     checkPointBound(parsed, readable.length);
-    const series = [];
-    for (const market of markets) {
-      const key = { game, itemId: item.id, market };
-      const history = readable.includes(market) ? await readSeriesHistory(store, key, parsed) : [];
-      series.push({ market, history });
-    }
-    return { ...envelope(item, parsed), series };
+    const series = markets.map((market) => ({
+      key: { game, itemId: item.id, market },
+      readable: readable.includes(market),
+    }));
+    return sendHistoryByMarket(reply, store, envelope(item, parsed), series, parsed);
   };
 
   const register = (version: 'v1' | 'v2', form: 'aggregate' | 'markets') => {
@@ -113,9 +112,9 @@ export function historyRoutes(app: App, deps: AppDeps): void {
           },
         },
       },
-      (request) => {
+      (request, reply) => {
         const typed = request as unknown as HistoryRoute;
-        return form === 'aggregate' ? aggregate(typed) : byMarket(typed);
+        return form === 'aggregate' ? aggregate(typed, reply) : byMarket(typed, reply);
       },
     );
   };

@@ -5,15 +5,22 @@
  * must match, case-insensitive). An empty or blank `search` is the same as none.
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-type.ts';
-import { hasQuotes, type BookViews } from '../book-views.ts';
+import type { BookViews } from '../book-views.ts';
 import type { AppDeps } from '../deps.ts';
 import { paginate } from '../pagination.ts';
 import { parseMarkets } from '../params.ts';
+import {
+  arrayPieces,
+  mappedSlices,
+  objectPieces,
+  rowsSerializer,
+  sendPieces,
+} from '../json-pieces.ts';
 import { keyGate } from '../plugins/key-gate.ts';
 import { errorResponses, GameQuery, KEY_GATED_ERRORS, MarketsQuery } from '../schemas/common.ts';
-import { ItemsPage } from '../schemas/pricing.ts';
+import { ItemsPage, PricingSnapshot } from '../schemas/pricing.ts';
 import { pricingSnapshot } from '../../pricing/snapshot.ts';
 
 export const MAX_SEARCH_LENGTH = 512;
@@ -40,25 +47,27 @@ interface SearchQuery {
 }
 
 export function itemsRoutes(app: App, deps: AppDeps, views: BookViews): void {
-  const search = (request: FastifyRequest, query: SearchQuery) => {
+  const search = async (request: FastifyRequest, reply: FastifyReply, query: SearchQuery) => {
     const game = request.game;
     const selection = parseMarkets(query.markets, game);
     const text = query.search?.trim() ?? '';
-    const unfiltered = text.length === 0 && selection.markets === null;
-    // quotedItems is already filtered (all markets) for the current book version.
-    const matches = unfiltered
-      ? views.quotedItems(game)
-      : (text.length > 0 ? deps.catalogs[game].search(text) : views.quotedItems(game)).filter(
-          (item) => hasQuotes(deps.book.sides(game, item.id), selection),
-        );
+    const matches =
+      text.length === 0
+        ? views.quotedIn(game, selection)
+        : views.filterQuoted(game, deps.catalogs[game].search(text), selection);
     const page = paginate(matches, query.page, query.perPage);
     const now = deps.clock.now();
-    return {
-      data: page.rows.map((item) =>
-        pricingSnapshot(item, deps.book.sides(game, item.id), selection, now),
-      ),
-      pagination: page.pagination,
-    };
+    const rows = mappedSlices(page.rows, (item) =>
+      pricingSnapshot(item, deps.book.sides(game, item.id), selection, now),
+    );
+    const data = await arrayPieces(rows, rowsSerializer(reply, PricingSnapshot));
+    return sendPieces(
+      reply,
+      objectPieces([
+        ['data', data],
+        ['pagination', page.pagination],
+      ]),
+    );
   };
 
   const schema = (summary: string) => ({
@@ -76,7 +85,7 @@ export function itemsRoutes(app: App, deps: AppDeps, views: BookViews): void {
       onRequest: keyGate(deps, 'items', { fixed: 'cs2' }),
       schema: { ...schema('Item search (cs2)'), querystring: Type.Object(searchFields) },
     },
-    async (request) => search(request, request.query),
+    async (request, reply) => search(request, reply, request.query),
   );
 
   app.get(
@@ -88,6 +97,6 @@ export function itemsRoutes(app: App, deps: AppDeps, views: BookViews): void {
         querystring: Type.Object({ game: GameQuery, ...searchFields }),
       },
     },
-    async (request) => search(request, request.query),
+    async (request, reply) => search(request, reply, request.query),
   );
 }

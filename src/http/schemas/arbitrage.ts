@@ -24,9 +24,9 @@ const Opportunity = Type.Object({
   }),
   maxTradableQuantity: Type.Integer(),
   estimatedNotionalCents: Type.Integer({ description: 'Buy price × maxTradableQuantity.' }),
-  feeNotes: Type.Array(Type.String(), {
+  feeNotes: Type.String({
     description:
-      'Fees applied (assumed ones marked), fee model, `stale_quote:<buy|sell>:<market>`.',
+      'Notes joined by "; ": fees applied (assumed ones marked), fee model, `stale_quote:<buy|sell>:<market>`.',
   }),
   freshness: Type.Object({ buyAgeMs: Type.Integer(), sellAgeMs: Type.Integer() }),
   calculatedAt: Timestamp(),

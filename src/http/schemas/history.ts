@@ -59,9 +59,14 @@ export const HistoryByMarket = Type.Object({
 
 const queryFields = {
   from: Type.Optional(
-    Type.String({ description: 'ISO 8601 (UTC when no offset). Default: 30 days before `to`.' }),
+    Type.String({
+      description:
+        'ISO 8601 (UTC when no offset), or relative to now: `now`, `now-90m`, `now-24h`, `now-7d`. Default: 30 days before `to`.',
+    }),
   ),
-  to: Type.Optional(Type.String({ description: 'ISO 8601. Default: now.' })),
+  to: Type.Optional(
+    Type.String({ description: 'ISO 8601, or relative to now like `from`. Default: now.' }),
+  ),
   listingType: Type.Optional(
     StringEnum(
       Object.keys(LISTING_TYPE_ALIASES) as (keyof typeof LISTING_TYPE_ALIASES)[],

@@ -1,9 +1,10 @@
 /**
  * Starts the ingest worker thread and applies what it commits to the HTTP thread's book and
- * fetch log, one small message at a time.
+ * fetch log (and, with metrics on, its fetch and rejection counts), one small message at a time.
  */
 import { Worker } from 'node:worker_threads';
 import type { Book } from '../../book/book.ts';
+import type { IngestMetrics } from '../../metrics/ingest-metrics.ts';
 import type { FetchLog } from '../fetch-log.ts';
 import type { HostMessage, IngestWorkerConfig, WorkerMessage } from './messages.ts';
 
@@ -16,6 +17,8 @@ export interface IngestWorkerOptions {
   config: IngestWorkerConfig;
   book: Pick<Book, 'apply'>;
   fetchLog: Pick<FetchLog, 'append'>;
+  /** Counts the worker's fetches and rejections (with metrics on). */
+  metrics?: Pick<IngestMetrics, 'noteFetch' | 'noteRejections'>;
   onError: (message: string) => void;
 }
 
@@ -46,7 +49,10 @@ export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestW
         case 'batch':
           return options.book.apply(message.batch);
         case 'fetch':
+          options.metrics?.noteFetch(message.record);
           return options.fetchLog.append(message.record);
+        case 'rejections':
+          return options.metrics?.noteRejections(message.market, message.game, message.counts);
         case 'ready':
           return resolve(handle);
         case 'stopped':

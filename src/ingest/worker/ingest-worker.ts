@@ -13,9 +13,10 @@ import { clockFromEnv } from '../../boot/offset-clock.ts';
 import { createSourceIngest } from '../../boot/source-ingest.ts';
 import { createPriceStore } from '../../boot/stores.ts';
 import { loadCatalogs } from '../../catalog/index.ts';
-import type { IngestBatch } from '../../domain/quote.ts';
+import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
 import { leaseOwner } from '../lease.ts';
+import type { RejectionTally } from '../rejections.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../retention.ts';
 import {
   splitBatch,
@@ -27,6 +28,12 @@ import {
 const port = parentPort!;
 const config = workerData as IngestWorkerConfig;
 const post = (message: WorkerMessage) => port.postMessage(message);
+
+/** The host counts fetches from the `fetch` messages; rejections by reason travel apart. */
+function postRejections(record: FetchRecord, counts: RejectionTally): void {
+  if (Object.keys(counts).length === 0) return;
+  post({ type: 'rejections', market: record.market, game: record.game, counts });
+}
 
 async function run() {
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
@@ -53,6 +60,7 @@ async function run() {
     store,
     sink: { apply: toHost },
     fetchLog: { append: (record) => post({ type: 'fetch', record }) },
+    ...(config.metricsPort === undefined ? {} : { onCycle: postRejections }),
     clock,
     logger,
   });

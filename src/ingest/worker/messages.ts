@@ -1,7 +1,9 @@
 /** Messages between the ingest worker thread and the thread that serves HTTP. */
 import type { ServeConfig } from '../../config.ts';
 import type { Game } from '../../domain/games.ts';
+import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
+import type { RejectionTally } from '../rejections.ts';
 
 /** The validated serve configuration: the worker opens a store of the same kind on its own. */
 export type IngestWorkerConfig = ServeConfig;
@@ -10,6 +12,8 @@ export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'batch'; batch: IngestBatch }
   | { type: 'fetch'; record: FetchRecord }
+  /** A cycle's rejections by reason (sent only with metrics on, only when there were some). */
+  | { type: 'rejections'; market: MarketId; game: Game; counts: RejectionTally }
   | { type: 'stopped' }
   | { type: 'failed'; message: string };
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { HOUR, MINUTE } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
 import type { BookObservation, Observation } from '../../domain/observation.ts';
-import { AdapterError, type MarketAdapter } from '../market-adapter.ts';
+import { AdapterError, SimulatedFailure, type MarketAdapter } from '../market-adapter.ts';
 import { createSimAdapters, type SimMarketAdapter } from './adapters.ts';
 import { TEST_CATALOGS } from './test-catalog.ts';
 
@@ -153,7 +153,9 @@ describe('simulated faults', () => {
       assert.ok(window.length >= 20 && window.length <= 90);
     const during = NOON + downMinutes[0]! * MINUTE;
     await assert.rejects(steam.fetchRaw({ game: 'cs2', now: during }), (error: unknown) => {
-      return error instanceof AdapterError && error.retryable;
+      return (
+        error instanceof SimulatedFailure && error.retryable && /\(simulated\)/.test(error.message)
+      );
     });
   });
 

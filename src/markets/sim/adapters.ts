@@ -14,6 +14,7 @@ import {
   type MarketAdapter,
   type MarketInfo,
   type ParseResult,
+  SimulatedFailure,
 } from '../market-adapter.ts';
 import { MARKET_INFO } from '../registry.ts';
 import { conditionAt, type SimCondition } from './faults.ts';
@@ -68,7 +69,8 @@ export class SimMarketAdapter implements MarketAdapter {
     await wait(Math.min(condition.latencyMs, this.options.maxDelayMs ?? 0), ctx.signal);
     if (ctx.signal?.aborted) throw new AdapterError(`${market}: request aborted`, true, 'network');
     if (condition.kind === 'down') {
-      throw new AdapterError(`${market}: ${condition.reason} (simulated)`, true, condition.failure);
+      const reason = `${market}: ${condition.reason} (simulated)`;
+      throw new SimulatedFailure(reason, true, condition.failure);
     }
     const snapshot = buildSnapshot(this.world, market, ctx.game, now, condition.lagMs);
     return WRITERS[FORMAT_BY_MARKET[market]](snapshot);

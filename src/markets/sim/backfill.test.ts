@@ -6,6 +6,7 @@ import { AdapterError } from '../market-adapter.ts';
 import { createSimAdapters } from './adapters.ts';
 import { simBackfill } from './backfill.ts';
 import { TEST_CATALOGS } from './test-catalog.ts';
+import { createSimWorld } from './world.ts';
 
 const FROM = Date.parse('2026-11-01T00:00:00Z');
 const TO = FROM + 12 * HOUR;
@@ -73,6 +74,26 @@ describe('simBackfill', () => {
     }
     assert.ok(live.length > 50);
     assert.deepEqual([...chunk!].sort(byKey), live.sort(byKey));
+  });
+
+  test('alsoItems are covered wherever they rank; unknown names are ignored', () => {
+    const ranked = createSimWorld({ seed: 5, catalogs: TEST_CATALOGS }).games.cs2!.items;
+    const limit = 2;
+    const far = ranked[limit + 1]!.name;
+    const itemsOf = (alsoItems: string[]) =>
+      new Set(
+        [...simBackfill({ ...options, itemLimit: limit, alsoItems })]
+          .flat()
+          .map((o) => `${o.kind}:${o.item}`),
+      );
+    const plain = itemsOf([]);
+    const withFar = itemsOf([far, 'No Such Item']);
+    assert.ok(![...plain].some((key) => key.endsWith(`:${far}`)));
+    assert.ok(withFar.has(`book:${far}`), far);
+    assert.deepEqual(
+      [...withFar].filter((key) => !key.endsWith(`:${far}`)).sort(),
+      [...plain].sort(),
+    );
   });
 
   test('sales equal what live fetches on cadence report', async () => {

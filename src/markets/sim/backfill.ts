@@ -1,10 +1,10 @@
 /**
  * Past observations from the same price model the live adapters use, for seeding history:
  * per step, the book snapshots a fetch at that moment would have produced for each game's
- * `itemLimit` most popular items (markets that were down skip the step; slow spells serve
- * lagged data), preceded by every sale of those items since the previous step. Chunks come
- * in time order (sales by `soldAt`, then books at the step time). Built directly, without a
- * body round trip; listings are not backfilled.
+ * `itemLimit` most popular items and for the `alsoItems` named (markets that were down skip
+ * the step; slow spells serve lagged data), preceded by every sale of those items since the
+ * previous step. Chunks come in time order (sales by `soldAt`, then books at the step time).
+ * Built directly, without a body round trip; listings are not backfilled.
  */
 import type { Game } from '../../domain/games.ts';
 import { MARKET_IDS, type MarketId } from '../../domain/markets.ts';
@@ -28,6 +28,8 @@ export interface SimBackfillOptions {
   stepMs: number;
   /** Most popular items per game to cover. */
   itemLimit: number;
+  /** Items to cover as well, by market hash name, wherever they rank (unknown names are ignored). */
+  alsoItems?: readonly string[];
   markets?: readonly MarketId[];
   /** Skip outage windows and apply slow-spell lag, as live fetches see them (default true). */
   faults?: boolean;
@@ -43,6 +45,7 @@ export function* simBackfill(options: SimBackfillOptions): Generator<Observation
     faults: options.faults ?? true,
   });
   const markets = options.markets ?? MARKET_IDS;
+  const ranks = coveredRanks(world, options.alsoItems ?? []);
   for (let at = options.fromMs; at <= options.toMs; at += options.stepMs) {
     const sales: SaleObservation[] = [];
     const books: Observation[] = [];
@@ -50,9 +53,10 @@ export function* simBackfill(options: SimBackfillOptions): Generator<Observation
       const simGame = world.games[game]!;
       for (const market of markets) {
         if (!MARKET_INFO[market].games.includes(game)) continue;
+        const covered = ranks[game]!;
         if (at > options.fromMs)
-          collectSales(world, simGame, market, at - options.stepMs, at, sales);
-        collectBooks(world, simGame, market, at, books);
+          collectSales(world, simGame, covered, market, at - options.stepMs, at, sales);
+        collectBooks(world, simGame, covered, market, at, books);
       }
     }
     sales.sort((a, b) => a.soldAt - b.soldAt);
@@ -69,9 +73,28 @@ function itemCount(world: SimWorld, simGame: SimGame): number {
   );
 }
 
+/** Per game, the popularity ranks to cover: the first `itemCount`, then `alsoItems` further down. */
+function coveredRanks(
+  world: SimWorld,
+  alsoItems: readonly string[],
+): Partial<Record<Game, number[]>> {
+  const wanted = new Set(alsoItems);
+  const ranks: Partial<Record<Game, number[]>> = {};
+  for (const [game, simGame] of Object.entries(world.games) as [Game, SimGame][]) {
+    const count = itemCount(world, simGame);
+    const covered = Array.from({ length: count }, (_, rank) => rank);
+    for (let rank = count; rank < simGame.items.length && wanted.size > 0; rank += 1) {
+      if (wanted.has(simGame.items[rank]!.name)) covered.push(rank);
+    }
+    ranks[game] = covered;
+  }
+  return ranks;
+}
+
 function collectBooks(
   world: SimWorld,
   simGame: SimGame,
+  ranks: readonly number[],
   market: MarketId,
   at: number,
   out: Observation[],
@@ -92,7 +115,7 @@ function collectBooks(
   const isWaxpeer = FORMAT_BY_MARKET[market] === 'waxpeer-prices';
   const crawls = crawlsDepth(market);
   const count = itemCount(world, simGame);
-  for (let rank = 0; rank < count; rank += 1) {
+  for (const rank of ranks) {
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);
     if (!isListed(market, item, imKey, dataTime)) continue;
@@ -105,6 +128,7 @@ function collectBooks(
 function collectSales(
   world: SimWorld,
   simGame: SimGame,
+  ranks: readonly number[],
   market: MarketId,
   fromMs: number,
   toMs: number,
@@ -112,8 +136,7 @@ function collectSales(
 ): void {
   const info = MARKET_INFO[market];
   if (!info.capabilities.sales) return;
-  const count = itemCount(world, simGame);
-  for (let rank = 0; rank < count; rank += 1) {
+  for (const rank of ranks) {
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);
     if (!isListed(market, item, imKey, toMs)) continue;

@@ -2,7 +2,9 @@
  * One market's book for one item at one time, in the market's native integer units: whether
  * the market lists the item at all (popularity-weighted coverage, rare items flicker out of
  * stock, Doppler phase entries only where the market quotes phases), the ask ladder and listing count, and the bid ladder and order count on bid markets.
- * Ladder shapes are redrawn every 10 minutes; prices move continuously.
+ * Ladder shapes are redrawn every 10 minutes; prices move continuously. Now and then one seller
+ * lists a single unit 10-20% under the market for 20 minutes (a quick sale), which is where
+ * cross-market arbitrage comes from: at any moment about one book in 200 carries one.
  */
 import { HOUR, MINUTE } from '../../domain/clock.ts';
 import type { MarketId } from '../../domain/markets.ts';
@@ -23,6 +25,9 @@ export interface SimQuote {
 }
 
 const SHAPE_PERIOD_MS = 10 * MINUTE;
+const UNDERCUT_PERIOD_MS = 20 * MINUTE;
+/** Chance that a market's book for an item holds an underpriced unit in a given 20 minutes. */
+const UNDERCUT_CHANCE = 0.005;
 const STOCK_PERIOD_MS = 6 * HOUR;
 const MAX_LEVELS = 10;
 
@@ -79,6 +84,14 @@ function sum(levels: RawLevel[], field: 'quantity' | 'orders'): number {
   return total;
 }
 
+/** The price of this period's underpriced unit, 10-20% under `askTop`, or null (most periods). */
+export function undercutPrice(imKey: number, timeMs: number, askTop: number): number | null {
+  const period = Math.floor(timeMs / UNDERCUT_PERIOD_MS);
+  if (unit(mix3(imKey, 107, period)) >= UNDERCUT_CHANCE) return null;
+  const price = Math.round(askTop * (0.8 + 0.1 * unit(mix3(imKey, 108, period))));
+  return price >= 1 && price < askTop ? price : null;
+}
+
 /** The item's quote; `nativePerUsdCent` converts USD cents to the market's native units. */
 export function quoteAt(
   world: SimWorld,
@@ -94,14 +107,18 @@ export function quoteAt(
   const shapeKey = mix3(imKey, 103, Math.floor(timeMs / SHAPE_PERIOD_MS));
   const askTop = Math.max(1, Math.round(tops.askUsdCents * nativePerUsdCent));
   const full = ladder(shapeKey, item, askTop, ladderDepth(shapeKey, item), 1, profile.countsOrders);
+  const undercut = undercutPrice(imKey, timeMs, askTop);
+  if (undercut !== null)
+    full.unshift({ price: undercut, quantity: 1, orders: profile.countsOrders ? 1 : null });
   const listingCount = sum(full, 'quantity') + tail(shapeKey, item, 104);
-  const ask = profile.ladder ? full : [{ price: askTop, quantity: 1, orders: null }];
+  const bestAsk = full[0]!.price;
+  const ask = profile.ladder ? full : [{ price: bestAsk, quantity: 1, orders: null }];
   if (tops.bidUsdCents === null || !withBids) {
     return { ask, listingCount, bid: null, orderCount: null };
   }
   const bidKey = mix(shapeKey, 105);
   const hasOrders = unit(mix(bidKey, 1)) < 0.55 + 0.45 * item.popularity;
-  const bidTop = Math.min(askTop - 1, Math.round(tops.bidUsdCents * nativePerUsdCent));
+  const bidTop = Math.min(bestAsk - 1, Math.round(tops.bidUsdCents * nativePerUsdCent));
   if (!hasOrders || bidTop < 1) return { ask, listingCount, bid: [], orderCount: 0 };
   const bid = ladder(bidKey, item, bidTop, ladderDepth(bidKey, item), -1, profile.countsOrders);
   const orderCount =

@@ -19,7 +19,7 @@ import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
 import type { HistoryStore } from '../history-store.ts';
-import type { PriceStore } from '../price-store.ts';
+import type { BatchWriteCounts, PriceStore } from '../price-store.ts';
 import { stringInterner, type Intern } from '../row-decoding.ts';
 import { createPool, inTransaction } from './driver.ts';
 import type { Pool, PoolClient, PostgresConnectionOptions } from './driver.ts';
@@ -82,20 +82,23 @@ function batchColumns(batch: IngestBatch) {
 }
 
 /** Writes the batch's rows; returns the sales that were new (stored for the first time). */
+/** Writes the batch's rows; returns the sales that were new and what changed per kind. */
 async function writeColumns(
   client: PoolClient,
   columns: ReturnType<typeof batchColumns>,
   now: number,
-): Promise<SaleRecord[]> {
-  if (columns.sides) await client.query(sql.upsertSides(columns.sides));
+): Promise<{ newSales: SaleRecord[]; counts: BatchWriteCounts }> {
+  const changed = async (query: ReturnType<typeof sql.upsertSides> | null) =>
+    query === null ? 0 : ((await client.query(query)).rowCount ?? 0);
+  const sides = await changed(columns.sides ? sql.upsertSides(columns.sides) : null);
   let newSales: SaleRecord[] = [];
   if (columns.sales) {
     const inserted = await client.query<SaleRow>(sql.insertSales(columns.sales));
     newSales = collect(inserted.rows, saleFromRow);
   }
-  if (columns.listings) await client.query(sql.upsertListings(columns.listings));
+  const listings = await changed(columns.listings ? sql.upsertListings(columns.listings) : null);
   await client.query(sql.markFirstWrite([now]));
-  return newSales;
+  return { newSales, counts: { sides, sales: newSales.length, listings } };
 }
 
 /** Times a batch's rollups land at (their buckets lie in the same UTC months). */
@@ -142,17 +145,18 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
     },
     async writeBatch(batch) {
       ready();
-      if (isBatchEmpty(batch)) return;
+      if (isBatchEmpty(batch)) return { sides: 0, sales: 0, listings: 0 };
       const columns = batchColumns(batch);
       await salesMonths.ensure(batch.sales.map((sale) => sale.soldAt));
       const times = rollupTimes(batch);
       for (const months of rollupMonths) await months.ensure(times);
-      const ids = await inTransaction(pool, async (client) => {
-        const newSales = await writeColumns(client, columns, clock.now());
+      const { ids, counts } = await inTransaction(pool, async (client) => {
+        const { newSales, counts } = await writeColumns(client, columns, clock.now());
         await upsertSalesStats(client, batch.salesStats ?? []);
-        return writeRollups(client, directory, batch.sides, newSales);
+        return { ids: await writeRollups(client, directory, batch.sides, newSales), counts };
       });
       directory.commit(ids);
+      return counts;
     },
     async loadSides(game: Game) {
       ready();

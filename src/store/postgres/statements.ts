@@ -11,7 +11,8 @@ function statement(name: string, text: string, rowMode?: 'array'): Statement {
   return (values) => ({ name, text, values, ...(rowMode ? { rowMode } : {}) });
 }
 
-// An older snapshot never replaces a newer one, even when batches commit out of order.
+// An older snapshot never replaces a newer one, even when batches commit out of order, and the
+// same snapshot written again changes nothing (rowCount counts what changed).
 export const upsertSides = statement(
   'upsert_sides',
   `INSERT INTO side_snapshots (game, market, item_id, side, levels, listing_count,
@@ -26,7 +27,13 @@ export const upsertSides = statement(
      ingested_at = excluded.ingested_at, source_updated_at = excluded.source_updated_at,
      source_time_kind = excluded.source_time_kind,
      original_currency = excluded.original_currency
-   WHERE excluded.fetched_at >= side_snapshots.fetched_at`,
+   WHERE excluded.fetched_at > side_snapshots.fetched_at
+     OR (excluded.fetched_at = side_snapshots.fetched_at
+       AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
+         excluded.source_updated_at, excluded.source_time_kind, excluded.original_currency)
+       IS DISTINCT FROM (side_snapshots.levels, side_snapshots.listing_count,
+         side_snapshots.total_quantity, side_snapshots.source_updated_at,
+         side_snapshots.source_time_kind, side_snapshots.original_currency))`,
 );
 
 // A sale seen again keeps its first row (and ingestedAt). Returns the rows it stored (in
@@ -62,7 +69,14 @@ export const upsertListings = statement(
      stickers = excluded.stickers, is_stattrak = excluded.is_stattrak,
      fetched_at = excluded.fetched_at, ingested_at = excluded.ingested_at,
      original_currency = excluded.original_currency
-   WHERE excluded.fetched_at >= listings.fetched_at`,
+   WHERE excluded.fetched_at > listings.fetched_at
+     OR (excluded.fetched_at = listings.fetched_at
+       AND (excluded.item_id, excluded.price, excluded.float_value, excluded.paint_seed,
+         excluded.paint_index, excluded.phase, excluded.inspect_link, excluded.stickers,
+         excluded.is_stattrak, excluded.original_currency)
+       IS DISTINCT FROM (listings.item_id, listings.price, listings.float_value,
+         listings.paint_seed, listings.paint_index, listings.phase, listings.inspect_link,
+         listings.stickers, listings.is_stattrak, listings.original_currency))`,
 );
 
 // WITH ORDINALITY + ORDER BY: ids follow the order of the records passed in.

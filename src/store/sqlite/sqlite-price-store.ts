@@ -33,7 +33,7 @@ import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
 import type { HistoryStore } from '../history-store.ts';
-import type { PriceStore } from '../price-store.ts';
+import type { BatchWriteCounts, PriceStore } from '../price-store.ts';
 import {
   loadRates,
   prepareLiveStatements,
@@ -128,16 +128,21 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
 
   // Deferred transactions whose first statement writes the prices file: they lock that file
   // only, never the history file a fold may be writing (IMMEDIATE would lock both).
-  const commitBatch = db.transaction((s: Statements, batch: IngestBatch) => {
-    for (const side of batch.sides) s.upsertSide.run(sideParams(side));
+  const commitBatch = db.transaction((s: Statements, batch: IngestBatch): BatchWriteCounts => {
+    let sides = 0;
+    for (const side of batch.sides) sides += s.upsertSide.run(sideParams(side)).changes;
     const newSales: SaleRecord[] = [];
     for (const sale of batch.sales) {
       if (s.insertSale.run(saleParams(sale)).changes > 0) newSales.push(sale);
     }
-    for (const listing of batch.listings) s.upsertListing.run(listingParams(listing));
+    let listings = 0;
+    for (const listing of batch.listings) {
+      listings += s.upsertListing.run(listingParams(listing)).changes;
+    }
     for (const stats of batch.salesStats ?? []) liveReady().upsertStats.run(...statsRow(stats));
     s.markFirstWrite.run(clock.now());
     if (options.rollups !== false) rollupsReady().record(batch.sides, newSales);
+    return { sides, sales: newSales.length, listings };
   });
 
   const commitFetches = db.transaction((s: Statements, rows: FetchRecord[]) => {
@@ -172,15 +177,17 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     },
     async writeBatch(batch: IngestBatch) {
       const s = ready();
-      if (isBatchEmpty(batch)) return;
+      if (isBatchEmpty(batch)) return { sides: 0, sales: 0, listings: 0 };
       const history = rollupsReady();
+      let counts: BatchWriteCounts;
       try {
-        commitBatch(s, batch);
+        counts = commitBatch(s, batch);
       } catch (error) {
         history.rolledBack();
         throw error;
       }
       history.committed();
+      return counts;
     },
     async loadSides(game: Game) {
       return collect(ready().selectSides.iterate(game), sideFromRow);

@@ -24,7 +24,8 @@ const FETCH_COLUMNS = `market, game, started_at AS startedAt, fetched_at AS fetc
 
 export function prepareStatements(db: Database.Database) {
   return {
-    // A snapshot older than the stored one (a past-data import after live data) changes nothing.
+    // A snapshot older than the stored one (a past-data import after live data) changes nothing,
+    // nor does one equal to it (the same snapshot written again), so `changes` counts news.
     upsertSide: db.prepare<[Param[]]>(`
       INSERT INTO side_snapshots (game, item_id, market, side, levels, listing_count,
         total_quantity, fetched_at, ingested_at, source_updated_at, source_time_kind,
@@ -36,13 +37,20 @@ export function prepareStatements(db: Database.Database) {
         ingested_at = excluded.ingested_at, source_updated_at = excluded.source_updated_at,
         source_time_kind = excluded.source_time_kind,
         original_currency = excluded.original_currency
-      WHERE excluded.fetched_at >= side_snapshots.fetched_at`),
+      WHERE excluded.fetched_at > side_snapshots.fetched_at
+        OR (excluded.fetched_at = side_snapshots.fetched_at
+          AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
+            excluded.source_updated_at, excluded.source_time_kind, excluded.original_currency)
+          IS NOT (side_snapshots.levels, side_snapshots.listing_count,
+            side_snapshots.total_quantity, side_snapshots.source_updated_at,
+            side_snapshots.source_time_kind, side_snapshots.original_currency))`),
     // Not INSERT OR IGNORE: that would also silently skip a row breaking NOT NULL.
     insertSale: db.prepare<[Param[]]>(`
       INSERT INTO sales (game, item_id, sold_at, market, price, quantity, ingested_at,
         original_currency)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (game, item_id, sold_at, market, price, quantity) DO NOTHING`),
+    // As for sides: an older fetch of a listing never replaces a newer one (as on PostgreSQL).
     upsertListing: db.prepare<[Param[]]>(`
       INSERT INTO listings (game, market, listing_id, item_id, price, float_value, paint_seed,
         paint_index, phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at,
@@ -54,7 +62,15 @@ export function prepareStatements(db: Database.Database) {
         phase = excluded.phase, inspect_link = excluded.inspect_link,
         stickers = excluded.stickers, is_stattrak = excluded.is_stattrak,
         fetched_at = excluded.fetched_at, ingested_at = excluded.ingested_at,
-        original_currency = excluded.original_currency`),
+        original_currency = excluded.original_currency
+      WHERE excluded.fetched_at > listings.fetched_at
+        OR (excluded.fetched_at = listings.fetched_at
+          AND (excluded.item_id, excluded.price, excluded.float_value, excluded.paint_seed,
+            excluded.paint_index, excluded.phase, excluded.inspect_link, excluded.stickers,
+            excluded.is_stattrak, excluded.original_currency)
+          IS NOT (listings.item_id, listings.price, listings.float_value, listings.paint_seed,
+            listings.paint_index, listings.phase, listings.inspect_link, listings.stickers,
+            listings.is_stattrak, listings.original_currency))`),
     insertFetch: db.prepare<[Param[]]>(`
       INSERT INTO fetch_records (market, game, started_at, fetched_at, ingested_at, ok,
         error_kind, observation_count, rejected_count, failure, detail, unmapped_count)

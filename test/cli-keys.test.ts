@@ -1,0 +1,178 @@
+/**
+ * Keys through the real `pricing` binary and a real server: a new key is never lost to a pipe
+ * that closes early, a plan downgrade keeps a key's IP allow-list, and with TRUST_PROXY naming
+ * the proxies a direct client's X-Forwarded-For counts for nothing.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  BIN,
+  childEnv,
+  runCli,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from './cli-helpers.ts';
+
+interface KeyRow {
+  id: string;
+  account: string;
+  prefix: string;
+  status: string;
+}
+
+describe('keys create: the key is shown before it is stored', () => {
+  const dir = tempDataDir();
+  const listKeys = () =>
+    JSON.parse(runCli(['keys', 'list', '--json', '--data', dir]).stdout) as KeyRow[];
+
+  before(() => {
+    assert.equal(runCli(['accounts', 'create', 'acme', '--plan', 'pro', '--data', dir]).code, 0);
+  });
+
+  test('`| head -2` shows the id and the key, and the key is stored', () => {
+    const script = `"${process.execPath}" "${BIN}" keys create --account acme --data "${dir}" | head -2; echo "cli exit \${PIPESTATUS[0]}" >&2`;
+    const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: childEnv() });
+    const lines = result.stdout.trim().split('\n');
+    assert.equal(lines.length, 2, result.stdout);
+    const id = /^key id: (key_\S+) \(expires never\)$/.exec(lines[0]!)?.[1];
+    assert.ok(id, lines[0]);
+    assert.match(lines[1]!, /^sk_live_[0-9A-Za-z]{32}$/);
+    assert.match(result.stderr, /cli exit 0/);
+    const stored = listKeys().find((row) => row.id === id);
+    assert.equal(stored?.prefix, lines[1]!.slice(0, 12));
+  });
+
+  test('a reader that is gone before the key is written: exit 1 and no key', async () => {
+    const before = listKeys().length;
+    const child = spawn(
+      process.execPath,
+      [BIN, 'keys', 'create', '--account', 'acme', '--data', dir],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() },
+    );
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /could not be written to stdout \(EPIPE\); no key was created/);
+    assert.doesNotMatch(stderr, /Unhandled|at .*\.js:\d+/);
+    assert.equal(listKeys().length, before);
+  });
+
+  test('a listing into a pipe that is already closed ends quietly (no EPIPE crash)', async () => {
+    const child = spawn(process.execPath, [BIN, 'keys', 'list', '--data', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: childEnv(),
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    assert.equal(await new Promise((resolve) => child.once('close', resolve)), 0, stderr);
+    assert.equal(stderr, '');
+  });
+
+  test('revoking twice says the key was already revoked', () => {
+    const id = listKeys()[0]!.id;
+    const first = runCli(['keys', 'revoke', id, '--data', dir]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout.trim(), `revoked ${id}`);
+    const again = runCli(['keys', 'revoke', id, '--data', dir]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.stdout.trim(), `${id} was already revoked`);
+  });
+
+  test('keys list shows trial and allow-list in text form', () => {
+    runCli(['accounts', 'create', 'big', '--plan', 'enterprise', '--data', dir]);
+    const restricted = ['--allow-ip', '10.0.0.0/8,192.0.2.1', '--allow-ip', '2001:db8::/32'];
+    assert.equal(
+      runCli(['keys', 'create', '--account', 'big', ...restricted, '--data', dir]).code,
+      0,
+    );
+    assert.equal(runCli(['keys', 'create', '--account', 'big', '--trial', '--data', dir]).code, 0);
+    const [header, ...rows] = runCli(['keys', 'list', '--data', dir]).stdout.trim().split('\n');
+    assert.deepEqual(header!.split('\t'), [
+      'id',
+      'account',
+      'prefix',
+      'status',
+      'trial',
+      'created',
+      'expires',
+      'allow-ips',
+    ]);
+    const big = rows.map((row) => row.split('\t')).filter((cells) => cells[1] === 'big');
+    assert.deepEqual(
+      big.map((cells) => [cells[4], cells[7]]),
+      [
+        ['no', '10.0.0.0/8,192.0.2.1/32,2001:db8::/32'],
+        ['yes', 'any'],
+      ],
+    );
+  });
+});
+
+describe('a server behind TRUST_PROXY=10.0.0.0/8, reached directly from 127.0.0.1', () => {
+  const dir = tempDataDir();
+  let server: RunningServer;
+  let key = '';
+  const read = (path: string, forwardedFor?: string, auth = true) =>
+    fetch(`${server.baseUrl}${path}`, {
+      headers: {
+        ...(auth ? { authorization: `ApiKey ${key}` } : {}),
+        ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }),
+      },
+    });
+
+  before(async () => {
+    assert.equal(
+      runCli(['accounts', 'create', 'ent', '--plan', 'enterprise', '--data', dir]).code,
+      0,
+    );
+    const created = runCli([
+      'keys',
+      'create',
+      '--account',
+      'ent',
+      '--allow-ip',
+      '10.0.0.0/8',
+      '--data',
+      dir,
+    ]);
+    key = created.stdout.trim().split('\n').at(-1)!;
+    server = await startServer(['--source', 'none', '--data', dir], {
+      env: childEnv({ TRUST_PROXY: '10.0.0.0/8' }),
+    });
+  });
+
+  after(async () => {
+    await server?.stop();
+  });
+
+  test('a spoofed X-Forwarded-For does not pass the allow-list', async () => {
+    const response = await read('/v1/status/freshness', '10.1.2.3');
+    assert.equal(response.status, 403);
+    assert.equal((await response.json()).code, 'IP_NOT_ALLOWED');
+  });
+
+  test('nor does it buy a fresh health budget', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i += 1) {
+      statuses.push((await read('/v1/markets/health', `10.0.${i}.1`, false)).status);
+    }
+    assert.equal(statuses.filter((status) => status === 200).length, 60);
+    assert.equal(statuses.at(-1), 429);
+  });
+
+  test('a downgrade to Pro keeps the allow-list and says so', async () => {
+    const changed = runCli(['accounts', 'set', 'ent', '--plan', 'pro', '--data', dir]);
+    assert.equal(changed.code, 0, changed.stderr);
+    assert.match(changed.stdout, /IP allow-lists stay in force on pro: key_\S+ \(10\.0\.0\.0\/8\)/);
+    await sleep(1000);
+    const response = await read('/v1/status/freshness');
+    assert.equal(response.status, 403);
+    assert.equal((await response.json()).code, 'IP_NOT_ALLOWED');
+  });
+});
