@@ -1,11 +1,18 @@
 /** `npm run bench`: every benchmark, each reporting a ratio against a baseline from the same run. */
+import { benchAttributes } from './attributes.ts';
+import { benchFootprint } from './footprint.ts';
 import { benchHistory } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
 import { benchLiveBudgets } from './live-budget.ts';
+import { benchLiquidity } from './liquidity.ts';
 import { benchLiveIngest } from './live-ingest.ts';
+import { benchMemory } from './memory.ts';
+import { benchPinnedReads } from './pinned.ts';
 import { benchReadBounds } from './reads-bounds.ts';
+import { benchSchema } from './schema.ts';
 import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-out.ts';
 import { benchApiScaling } from './scaling.ts';
+import { benchTerminal } from './terminal.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -25,6 +32,40 @@ if (wanted('live')) {
 if (wanted('reads-bounds')) {
   console.log('\n## reads-bounds: the heaviest reads at their largest allowed parameters');
   await benchReadBounds();
+}
+if (wanted('liquidity')) {
+  console.log(
+    '\n## liquidity: time-to-sell accuracy against the simulator, read cost, bulk map build',
+  );
+  await benchLiquidity();
+}
+if (wanted('attributes')) {
+  console.log('\n## attributes: listings and bucket reads, bucket derivation per ingested listing');
+  await benchAttributes();
+}
+if (wanted('pinned')) {
+  console.log(
+    '\n## pinned: reads vs bare node:http, server on core 0 (all threads), load on core 1',
+  );
+  await benchPinnedReads();
+}
+if (wanted('terminal')) {
+  console.log('\n## terminal: item page first render in chromium, terminal route throughput');
+  await benchTerminal();
+}
+if (wanted('schema')) {
+  console.log(
+    '\n## schema: item schema start, snapshot build and size, /v1/schema from pre-built bytes',
+  );
+  await benchSchema();
+}
+if (wanted('memory')) {
+  console.log('\n## memory: heap and RSS per component, each after a full GC');
+  benchMemory();
+}
+if (wanted('footprint')) {
+  console.log('\n## footprint: the default npm start server: start, RSS, disk, items/all');
+  await benchFootprint();
 }
 if (!wanted('reads history scale-out')) process.exit(0);
 console.log(

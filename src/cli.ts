@@ -20,6 +20,9 @@ commands:
   keys revoke KEY_ID [--data DIR]
   keys list [--json] [--data DIR]
   import FILE.ndjson [--data DIR]
+  games disable|enable GAME [--data DIR]   (/v2 reads of GAME answer 503 while disabled)
+  games list [--data DIR]
+  games learned [--game cs2|rust] [--json] [--data DIR]   (items learned from steamcommunity)
 
 exit codes: 0 done, 1 failed, 2 usage error, 3 import rejected some lines (the rest is stored).
 accounts, keys and import also take --database-url URL and --pg-schema NAME (PostgreSQL instead
@@ -33,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<Handler>> = {
   accounts: async () => (await import('./cli/accounts.ts')).accountsCommand,
   keys: async () => (await import('./cli/keys.ts')).keysCommand,
   import: async () => (await import('./cli/import.ts')).importCommand,
+  games: async () => (await import('./cli/games.ts')).gamesCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

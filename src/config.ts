@@ -51,6 +51,10 @@ export const ServeConfigSchema = Type.Object({
   ),
   /** One info line per HTTP request (method, URL, status, time); off by default. */
   accessLog: Type.Boolean({ default: false }),
+  /** The free web terminal at / (src/terminal); `--no-terminal` turns it off. */
+  terminal: Type.Boolean({ default: true }),
+  /** Terminal route requests per client IP per minute. */
+  terminalPerMinute: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 120 }),
   /** `true`, `false` or the trusted proxies' addresses / CIDR ranges (http/trust-proxy.ts). */
   trustProxy: Type.String({ default: 'false' }),
   leaseMs: Type.Integer({ minimum: 300, maximum: 600_000, default: 15_000 }),
@@ -80,6 +84,8 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   feesFile: 'PRICING_FEES_FILE',
   logLevel: 'LOG_LEVEL',
   accessLog: 'PRICING_ACCESS_LOG',
+  terminal: 'PRICING_TERMINAL',
+  terminalPerMinute: 'PRICING_TERMINAL_PER_MINUTE',
   trustProxy: 'TRUST_PROXY',
   leaseMs: 'PRICING_LEASE_MS',
   metricsPort: 'PRICING_METRICS_PORT',

@@ -143,7 +143,147 @@ const analytics: Check = (body, url) => {
   }
 };
 
+/** A liquidity record with an estimate: a best market and its time; rust only needs depth. */
+const liquidity: Check = (body, url) => {
+  nonEmpty(body.metrics, 'metrics');
+  const market = url.searchParams.get('market');
+  if (market)
+    assert.deepEqual(
+      body.metrics.map((row: Body) => row.market),
+      [market],
+    );
+  if (url.searchParams.get('game') === 'rust') {
+    assert.ok(body.marketsWithDepth > 0, 'no market with depth');
+    return;
+  }
+  assert.notEqual(body.liquidityBadge, 'INSUFFICIENT_DATA', 'no estimate');
+  assert.equal(typeof body.medianTimeToSellHours, 'number', 'medianTimeToSellHours');
+  assert.notEqual(body.bestMarketToList, null, 'bestMarketToList');
+};
+
+const liquiditySummary: Check = (body) => {
+  assert.notEqual(body.liquidityBadge, 'INSUFFICIENT_DATA', 'no estimate');
+  assert.equal(typeof body.score, 'number', 'score');
+  assert.match(body.estimatedSaleTime, /^\d+ - \d+ (hours|days)$/);
+};
+
+const liquidityBatch: Check = (body) => {
+  nonEmpty(body.results, 'results');
+  assert.ok(
+    body.results.some((row: Body) => row.liquidityBadge !== 'INSUFFICIENT_DATA'),
+    'no result has an estimate',
+  );
+  assert.ok(body.requested > body.results.length, 'the unknown name is not in notFound');
+  nonEmpty(body.notFound, 'notFound');
+};
+
+const liquidityManifest: Check = (body) => {
+  assert.match(body.version, /^\d+-\d+$/);
+  assert.ok(body.itemCount > 0, 'itemCount');
+};
+
+const liquidityItems: Check = (body) => {
+  liquidityManifest(body, new URL('http://x'), 0);
+  const entries = Object.values(body.items) as Body[];
+  assert.equal(entries.length, body.itemCount);
+  assert.ok(
+    entries.some((entry) => entry.liquidityBadge !== 'INSUFFICIENT_DATA'),
+    'no item has an estimate',
+  );
+};
+
+const listings: Check = (body, url) => {
+  nonEmpty(body.listings, 'listings');
+  assert.ok(body.listings.length <= Number(url.searchParams.get('limit') ?? 500));
+  assert.ok(body.floatCoverage.listingsWithFloat > 0, 'no listing has a float');
+  assert.notEqual(body.floatSummary, null, 'floatSummary');
+  const allowed = marketsParam(url);
+  for (const row of body.listings) {
+    if (allowed) assert.ok(allowed.includes(row.market), `${row.market} not asked for`);
+  }
+};
+
+const attributeLatest: Check = (body, url) => {
+  nonEmpty(body.items, 'items');
+  for (const item of body.items) nonEmpty(item.buckets, `buckets of ${item.market}`);
+  const kinds = new Set(
+    body.items.flatMap((item: Body) => item.buckets.flatMap((b: Body) => b.attributeTypes)),
+  );
+  for (const kind of (url.searchParams.get('attributes') ?? 'float').split(',')) {
+    assert.ok(kinds.has(kind), `no ${kind} bucket`);
+  }
+  const allowed = marketsParam(url);
+  if (allowed) for (const item of body.items) assert.ok(allowed.includes(item.market));
+  if (url.pathname.startsWith('/v1/markets/')) assert.equal(body.market, 'buff163');
+};
+
+const attributeHistory: Check = (body) => {
+  nonEmpty(body.items, 'items');
+  nonEmpty(body.items[0].buckets[0].points, 'points');
+};
+
+const terminalSearch: Check = (body) => {
+  nonEmpty(body.results, 'results');
+  assert.ok(body.results.length <= 10, 'at most 10 results');
+  assert.ok(
+    body.results.some((row: Body) => row.bestAsk !== null),
+    'no result has a best ask',
+  );
+};
+
+const terminalItem: Check = (body) => {
+  nonEmpty(body.pricing.markets, 'pricing.markets');
+  nonEmpty(body.depth.asks, 'depth.asks');
+  assert.notEqual(body.nbbo.bestAsk, null, 'nbbo.bestAsk');
+  assert.equal(typeof body.recommendation.strategy, 'string', 'recommendation.strategy');
+};
+
+const terminalHistory: Check = (body) => nonEmpty(body.history, 'history');
+
+const terminalMarkets: Check = (body) => {
+  nonEmpty(body.health, 'health');
+  assert.ok(
+    body.health.every((row: Body) => row.healthBars.length === 48),
+    '48 bars',
+  );
+  nonEmpty(body.freshness.markets, 'freshness.markets');
+};
+
+const schemaSnapshot: Check = (body) => {
+  assert.ok(body.itemCount > 0, 'itemCount');
+  assert.equal(Object.keys(body.items).length, body.itemCount);
+  assert.ok(Number.isSafeInteger(body.schemaVersion), 'schemaVersion');
+};
+
+const schemaItem: Check = (body, url) => {
+  const selector = decodeURIComponent(url.pathname.split('/').at(-1)!);
+  assert.ok([body.item.id, body.item.marketHashName, body.item.slug].includes(selector), selector);
+  assert.equal(typeof body.item.version, 'number', 'version');
+  assert.ok(Array.isArray(body.registries.rarities), 'registries');
+};
+
+const schemaChanges: Check = (body) => {
+  nonEmpty(body.items, 'items');
+  assert.equal(body.count, body.items.length);
+  for (const item of body.items) assert.ok(item.version > body.since, `${item.id} not after since`);
+};
+
 const RULES: [RegExp, Check][] = [
+  [/^\/v[12]\/schema$/, schemaSnapshot],
+  [/^\/v[12]\/schema\/items\/[^/]+$/, schemaItem],
+  [/^\/v[12]\/schema\/changes$/, schemaChanges],
+  [/^\/terminal\/api\/search$/, terminalSearch],
+  [/^\/terminal\/api\/item$/, terminalItem],
+  [/^\/terminal\/api\/history$/, terminalHistory],
+  [/^\/terminal\/api\/markets$/, terminalMarkets],
+  [/^\/v[12]\/pricing\/[^/]+\/listings$/, listings],
+  [/^\/v1\/(?:attribute-prices|markets\/buff163)\/latest$/, attributeLatest],
+  [/^\/v1\/(?:attribute-prices|markets\/buff163)\/history$/, attributeHistory],
+  [/^\/v1\/liquidity\/items$/, liquidityItems],
+  [/^\/v1\/liquidity\/items\/manifest$/, liquidityManifest],
+  [/^\/v[12]\/liquidity\/batch$/, liquidityBatch],
+  [/^\/v[12]\/liquidity\/summary\/[^/]+$/, liquiditySummary],
+  [/^\/v[12]\/liquidity\/[^/]+$/, liquidity],
   [/^\/v[12]\/pricing\/[^/]+\/history$/, history],
   [/^\/v[12]\/pricing\/[^/]+\/history\/markets$/, historyByMarket],
   [/^\/v[12]\/pricing\/[^/]+$/, snapshot],

@@ -16,6 +16,8 @@ interface CurlExample {
   line: string;
   url: string;
   keyed: boolean;
+  /** The JSON body of a `-X POST … -d '…'` example. */
+  body: string | null;
 }
 
 /** Every `curl` line of the README with its URL and whether it sends the key. */
@@ -27,19 +29,23 @@ function readmeCurls(): CurlExample[] {
     .map((line) => {
       const url = /"(http:\/\/127\.0\.0\.1:8080[^"]*)"/.exec(line)?.[1];
       assert.ok(url, `no URL in: ${line}`);
-      return { line, url, keyed: line.includes('Authorization: ApiKey $KEY') };
+      const body = line.includes('-X POST') ? (/ -d '([^']*)'/.exec(line)?.[1] ?? null) : null;
+      return { line, url, keyed: line.includes('Authorization: ApiKey $KEY'), body };
     });
 }
 
 /** The item names an example URL uses, in its path or its item parameters. */
 function itemsNamed(url: URL): string[] {
   const names: string[] = [];
-  const inPath = /^\/v[12]\/(?:pricing|recommendations|market-analytics)\/([^/]+)/.exec(
-    url.pathname,
-  );
+  const inPath =
+    /^\/v[12]\/(?:pricing|recommendations|market-analytics|liquidity(?:\/summary)?)\/(?!(?:items|batch)(?:\/|$))([^/]+)/.exec(
+      url.pathname,
+    );
   if (inPath) names.push(decodeURIComponent(inPath[1]!));
   const single = url.searchParams.get('market_hash_name');
   if (single) names.push(single);
+  const attribute = url.searchParams.get('marketHashName');
+  if (attribute) names.push(attribute);
   const several = url.searchParams.get('marketHashNames');
   if (several) names.push(...several.split(','));
   return names;
@@ -84,7 +90,16 @@ describe('README: every curl example works as written and shows data', () => {
       const deadline = Date.now() + SHOWS_DATA_WITHIN_MS;
       let failure = '';
       for (;;) {
-        const response = await fetch(url, { headers });
+        const response = await fetch(
+          url,
+          example.body === null
+            ? { headers }
+            : {
+                method: 'POST',
+                headers: { ...headers, 'Content-Type': 'application/json' },
+                body: example.body,
+              },
+        );
         const body = await response.text();
         failure = `${example.line}\n→ ${response.status} ${body.slice(0, 400)}`;
         if (response.status === 200) {

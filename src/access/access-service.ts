@@ -12,7 +12,8 @@ import type { AccessStore, Account, ApiKeyRecord } from './access-store.ts';
 import type { QuotaLimits } from './rate-limiter.ts';
 import { PLAN_QUOTAS } from '../domain/plans.ts';
 import type { Plan } from '../domain/plans.ts';
-import { hashApiKey, hashesMatch, hasKeyShape } from './keys.ts';
+import { timingSafeEqual } from 'node:crypto';
+import { hashApiKey, hasKeyShape } from './keys.ts';
 import { ipAllowed, parseAllowList } from './ip-allow-list.ts';
 import type { ParsedRange } from './ip-allow-list.ts';
 import { invalidKey, ipNotAllowed, subscriptionInactive } from './failures.ts';
@@ -35,6 +36,15 @@ export interface AccessService {
     clientIp: string,
     now: number,
   ): Promise<AuthResult>;
+  /**
+   * The same answer without waiting when the key is cached; null when it needs a store read.
+   * Allocation-free for a cached key: the header's hash is remembered and the success kept.
+   */
+  authenticateNow(
+    authorizationHeader: string | undefined,
+    clientIp: string,
+    now: number,
+  ): AuthResult | null;
   /** Checks the store version once and, if it moved, re-reads the cached keys. */
   refreshNow(): Promise<void>;
   /** Refreshes now, then polls `refreshNow` on an unref'd timer. */
@@ -54,11 +64,24 @@ interface CachedKey {
   key: ApiKeyRecord;
   account: Account | null;
   allowList: ParsedRange[];
+  storedHash: Buffer;
+  /** The success answer, built on first use (every field of it is fixed for the entry). */
+  success: AuthSuccess | null;
 }
 
 function cachedKey(key: ApiKeyRecord, account: Account | null): CachedKey {
-  return { key, account, allowList: parseAllowList(key.allowIps) };
+  const storedHash = Buffer.from(key.hash, 'hex');
+  return { key, account, allowList: parseAllowList(key.allowIps), storedHash, success: null };
 }
+
+/** A header's key hash, remembered so a repeated header is not parsed and hashed again. */
+interface HeaderHash {
+  hex: string;
+  bytes: Buffer;
+}
+
+/** Distinct Authorization headers remembered (all forgotten when full). */
+const HEADER_MEMO_SIZE = 10_000;
 
 const AUTHORIZATION = /^\s*(\S+)\s+(\S+)\s*$/;
 const ACCEPTED_SCHEMES = new Set(['apikey', 'bearer']);
@@ -92,15 +115,34 @@ function ipRefused(entry: CachedKey, clientIp: string): boolean {
   return !ipAllowed(entry.allowList, clientIp);
 }
 
-function decide(entry: CachedKey, hash: string, clientIp: string, now: number): AuthResult {
+function hashMatches(entry: CachedKey, hash: Buffer): boolean {
+  return (
+    entry.storedHash.length === hash.length &&
+    hash.length > 0 &&
+    timingSafeEqual(entry.storedHash, hash)
+  );
+}
+
+function decide(entry: CachedKey, hash: Buffer, clientIp: string, now: number): AuthResult {
   const { key, account } = entry;
-  if (!hashesMatch(key.hash, hash) || key.status !== 'active') return invalidKey();
+  if (!hashMatches(entry, hash) || key.status !== 'active') return invalidKey();
   if (key.expiresAt !== null && key.expiresAt <= now) return invalidKey();
   if (!account) return invalidKey();
   if (account.status !== 'active') return subscriptionInactive();
   if (ipRefused(entry, clientIp)) return ipNotAllowed();
-  const plan = effectivePlan(account, key);
-  return { ok: true, account, key, plan, limits: effectiveLimits(plan, account) };
+  if (entry.success === null) {
+    const plan = effectivePlan(account, key);
+    entry.success = { ok: true, account, key, plan, limits: effectiveLimits(plan, account) };
+  }
+  return entry.success;
+}
+
+/** The key hash of a well-formed Authorization header, or null. */
+function headerHash(header: string | undefined): HeaderHash | null {
+  const token = parseAuthorization(header);
+  if (token === null || !hasKeyShape(token)) return null;
+  const hex = hashApiKey(token);
+  return { hex, bytes: Buffer.from(hex, 'hex') };
 }
 
 export function createAccessService(options: AccessServiceOptions): AccessService {
@@ -110,6 +152,18 @@ export function createAccessService(options: AccessServiceOptions): AccessServic
   let knownVersion: number | null = null;
   let timer: ReturnType<typeof setInterval> | null = null;
   let refreshing = false;
+  const headerHashes = new Map<string, HeaderHash | null>();
+
+  const hashOf = (header: string | undefined): HeaderHash | null => {
+    if (header === undefined) return null;
+    let known = headerHashes.get(header);
+    if (known === undefined) {
+      if (headerHashes.size >= HEADER_MEMO_SIZE) headerHashes.clear();
+      known = headerHash(header);
+      headerHashes.set(header, known);
+    }
+    return known;
+  };
 
   const load = async (hash: string): Promise<CachedKey | null> => {
     const startedIn = generation;
@@ -162,11 +216,16 @@ export function createAccessService(options: AccessServiceOptions): AccessServic
 
   return {
     async authenticate(authorizationHeader, clientIp, now) {
-      const token = parseAuthorization(authorizationHeader);
-      if (token === null || !hasKeyShape(token)) return invalidKey();
-      const hash = hashApiKey(token);
-      const entry = cache.get(hash) ?? (await load(hash));
-      return entry ? decide(entry, hash, clientIp, now) : invalidKey();
+      const hash = hashOf(authorizationHeader);
+      if (hash === null) return invalidKey();
+      const entry = cache.get(hash.hex) ?? (await load(hash.hex));
+      return entry ? decide(entry, hash.bytes, clientIp, now) : invalidKey();
+    },
+    authenticateNow(authorizationHeader, clientIp, now) {
+      const hash = hashOf(authorizationHeader);
+      if (hash === null) return invalidKey();
+      const entry = cache.get(hash.hex);
+      return entry ? decide(entry, hash.bytes, clientIp, now) : null;
     },
     refreshNow,
     startRefresh(intervalMs = 250) {

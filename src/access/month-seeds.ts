@@ -39,6 +39,12 @@ export class MonthSeeds {
     await reading;
   }
 
+  /** True when `ensure` has nothing to wait for: the account's month is seeded or on retry. */
+  settled(accountId: string, monthStart: number, now: number): boolean {
+    if (monthStart !== this.monthStart) return false;
+    return this.seeded.has(accountId) || now < (this.retryAt.get(accountId) ?? -Infinity);
+  }
+
   private async read(accountId: string, month: WindowBounds, now: number): Promise<void> {
     let used: number;
     try {

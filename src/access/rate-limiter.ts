@@ -30,5 +30,11 @@ export interface QuotaDecision {
 
 export interface RateLimiter {
   consume(accountId: string, limits: QuotaLimits, now: number): Promise<QuotaDecision>;
+  /**
+   * The same decision without waiting, when the limiter can make it in-process; null (and
+   * nothing spent) when it cannot. The returned object is reused by the next call: read it
+   * before calling again.
+   */
+  consumeNow?(accountId: string, limits: QuotaLimits, now: number): QuotaDecision | null;
   close(): Promise<void>;
 }

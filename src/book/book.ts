@@ -28,6 +28,9 @@ export interface BookChange {
 
 type Listener = (change: BookChange) => void;
 
+/** Listings held per (item, market): the cheapest of the latest snapshot. */
+export const MAX_LISTINGS_PER_MARKET = 500;
+
 class GameBook {
   readonly quotes = new Map<string, Map<MarketId, MarketSides>>();
   readonly sales = new Map<string, SaleRecord[]>();
@@ -61,10 +64,12 @@ export class Book {
       this.putSale(sale);
       touch(sale.game, sale.itemId, sale.market);
     }
+    this.replaceListedSnapshots(batch.listings);
     for (const listing of batch.listings) {
       this.putListing(listing);
       touch(listing.game, listing.itemId, listing.market);
     }
+    this.boundListings(batch.listings);
     for (const stats of batch.salesStats ?? []) {
       this.putSalesStats(stats);
       touch(stats.game, stats.itemId, stats.market);
@@ -126,6 +131,18 @@ export class Book {
     return removed;
   }
 
+  /** Listings held for one item (any market). */
+  listingCount(game: Game, itemId: string): number {
+    return this.games[game].listings.get(itemId)?.size ?? 0;
+  }
+
+  /** Item ids that hold at least one listing. */
+  listedItemIds(game: Game): string[] {
+    const ids: string[] = [];
+    for (const [id, held] of this.games[game].listings) if (held.size > 0) ids.push(id);
+    return ids;
+  }
+
   /** Item ids that have at least one quote. */
   quotedItemIds(game: Game): IterableIterator<string> {
     return this.games[game].quotes.keys();
@@ -180,6 +197,37 @@ export class Book {
     const current = held.get(key);
     if (current && current.fetchedAt > stats.fetchedAt) return;
     held.set(key, stats);
+  }
+
+  /**
+   * A batch's listings of one (item, market) are that market's latest snapshot of the item:
+   * listings of that pair from older fetches are dropped before they are put.
+   */
+  private replaceListedSnapshots(listings: readonly ListingRecord[]): void {
+    const newest = new Map<string, ListingRecord>();
+    for (const listing of listings) {
+      const key = `${listing.game}\u0000${listing.itemId}\u0000${listing.market}`;
+      const held = newest.get(key);
+      if (!held || listing.fetchedAt > held.fetchedAt) newest.set(key, listing);
+    }
+    for (const listing of newest.values()) {
+      this.dropListingsBefore(listing.game, listing.itemId, listing.market, listing.fetchedAt);
+    }
+  }
+
+  /** Keeps at most MAX_LISTINGS_PER_MARKET (the cheapest) per (item, market) the batch touched. */
+  private boundListings(listings: readonly ListingRecord[]): void {
+    const seen = new Set<string>();
+    for (const { game, itemId, market } of listings) {
+      const key = `${game}\u0000${itemId}\u0000${market}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const held = this.games[game].listings.get(itemId)!;
+      const own = [...held].filter(([, listing]) => listing.market === market);
+      if (own.length <= MAX_LISTINGS_PER_MARKET) continue;
+      own.sort(([, a], [, b]) => a.price - b.price);
+      for (const [id] of own.slice(MAX_LISTINGS_PER_MARKET)) held.delete(id);
+    }
   }
 
   private putListing(listing: ListingRecord): void {

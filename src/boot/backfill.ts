@@ -29,12 +29,15 @@ export interface BackfillOptions {
 
 /**
  * The items the README's curl examples name, backfilled whatever their popularity rank
- * (test/readme.test.ts keeps this list and the README in step).
+ * (test/readme.test.ts keeps this list and the README in step); the simulator also lists
+ * them on every fetch of its listing markets, so their listings and buckets never run dry.
  */
 export const EXAMPLE_ITEMS: readonly string[] = [
   'AK-47 | Redline (Field-Tested)',
   'AWP | Asiimov (Field-Tested)',
   'Tempered AK47',
+  '★ Karambit | Doppler (Factory New)',
+  '★ Karambit | Fade (Factory New)',
 ];
 
 /** Several time steps per transaction: rollup pages are rewritten once per commit, not per step. */

@@ -16,6 +16,7 @@ import type { Clock } from '../domain/clock.ts';
 import { GAMES } from '../domain/games.ts';
 import { buildApp } from '../http/app.ts';
 import { ItemsAllCache } from '../http/items-all-cache.ts';
+import { BulkLiquidityCache } from '../liquidity/bulk-cache.ts';
 import { startServer } from '../http/server.ts';
 import { parseTrustProxy } from '../http/trust-proxy.ts';
 import type { FetchLog } from '../ingest/fetch-log.ts';
@@ -24,6 +25,7 @@ import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import { demandNotingCatalogs, type DemandCounter } from '../ingest/priorities.ts';
 import { marketPlan } from './market-plan.ts';
+import { startSchemaServing } from '../schema/boot.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 
 /** The whole-catalog payload is rebuilt at most this often after a book change. */
@@ -114,12 +116,31 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     closers.push(() => itemsAll.close());
     await itemsAll.rebuild();
 
+    const liquidityBulk = new BulkLiquidityCache({
+      book,
+      catalog: catalogs.cs2,
+      clock,
+      onError: (error) => logger.error({ err: error }, 'bulk liquidity build failed'),
+    });
+    closers.push(() => liquidityBulk.close());
+    await liquidityBulk.start();
+
+    const schema = await startSchemaServing({
+      config,
+      clock,
+      catalogs,
+      onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
+    });
+    closers.push(() => schema.close());
+
     const plan = marketPlan(config);
     const app = await buildApp({
       clock,
       catalogs: options.demand
-        ? demandNotingCatalogs(catalogs, options.demand, () => clock.now())
-        : catalogs,
+        ? demandNotingCatalogs(schema.catalogs, options.demand, () => clock.now())
+        : schema.catalogs,
+      schema: schema.service,
+      gameReads: schema.gameReads,
       book,
       authenticator: access,
       planGate: checkPlan,
@@ -129,10 +150,13 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       marketCadence: (market) => plan.get(market)!.cadenceMs,
       marketNote: (market) => plan.get(market)?.note ?? null,
       itemsAll,
+      liquidityBulk,
       ...(options.history ? { history: options.history } : {}),
       feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
       logger,
       accessLog: config.accessLog,
+      terminal: config.terminal,
+      terminalPerMinute: config.terminalPerMinute,
       trustProxy: parseTrustProxy(config.trustProxy),
       ...(options.metrics ? { metrics: options.metrics } : {}),
     });

@@ -10,6 +10,7 @@
  */
 import type { Logger } from 'pino';
 import { loadCatalogs } from '../catalog/index.ts';
+import { startLearning } from '../schema/boot.ts';
 import type { ServeConfig } from '../config.ts';
 import { MINUTE, type Clock } from '../domain/clock.ts';
 import { MARKET_IDS } from '../domain/markets.ts';
@@ -95,7 +96,7 @@ export async function startIngestRole(
     const metricsUrl = metrics ? await metrics.listen() : null;
     if (metrics) closers.push(() => metrics.close());
     const ingestMetrics = metrics?.ingest();
-    const { prices: store } = createPriceStore(config, clock, {
+    const { prices: store, history } = createPriceStore(config, clock, {
       foldOn: 'thread',
       onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
     });
@@ -108,7 +109,17 @@ export async function startIngestRole(
     const owner = leaseOwner();
     const publisher = createChangePublisher(bus, `ingest:${owner}`, logger);
     closers.push(() => publisher.flush());
-    const catalogs = loadCatalogs();
+    const learning =
+      config.source === 'live'
+        ? await startLearning({
+            config,
+            clock,
+            catalogs: loadCatalogs(),
+            onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
+          })
+        : null;
+    if (learning) closers.push(() => learning.close());
+    const catalogs = learning?.catalogs ?? loadCatalogs();
     if (config.source === 'sim') {
       await backfillOnce({ config, clock, store, redis, owner, publisher, catalogs, logger });
     }
@@ -131,12 +142,19 @@ export async function startIngestRole(
             config,
             catalogs,
             store,
+            bucketHistory: history,
             sink: publisher,
             fetchLog: { append: () => {} },
             clock,
             logger,
             shouldPoll: (market) => keeper.holds(market),
             ...(ingestMetrics ? { onCycle: ingestMetrics.noteCycle.bind(ingestMetrics) } : {}),
+            ...(learning
+              ? {
+                  onUnmapped: (market, game, names) =>
+                    void learning.learner.notice(market, game, names),
+                }
+              : {}),
           });
     await keeper.start();
     closers.push(() => keeper.stop());

@@ -29,7 +29,10 @@ import { loadLiveSettings } from '../markets/live/markets-file.ts';
 import type { Connector } from '../markets/connector.ts';
 import type { MarketAdapter } from '../markets/market-adapter.ts';
 import { createSimAdapters } from '../markets/sim/adapters.ts';
+import type { HistoryStore } from '../store/history-store.ts';
 import type { PriceStore } from '../store/price-store.ts';
+import { withBucketHistory } from '../attributes/history-recorder.ts';
+import { EXAMPLE_ITEMS } from './backfill.ts';
 import { chooseFxTable } from './fx-source.ts';
 import { credentialsFor, marketPlan } from './market-plan.ts';
 
@@ -38,12 +41,16 @@ export interface SourceIngestOptions {
   catalogs: ReturnType<typeof loadCatalogs>;
   store: Pick<PriceStore, 'writeBatch' | 'recordFetches' | 'saveFxRates' | 'loadFxRates'>;
   sink: Pick<Book, 'apply'>;
+  /** Where attribute-bucket history goes (src/attributes); none is recorded without it. */
+  bucketHistory?: Pick<HistoryStore, 'recordBucketObservations'> | null;
   fetchLog: Pick<FetchLog, 'append'>;
   clock: Clock;
   logger: IngestLogger;
   shouldPoll?: (market: MarketId) => boolean;
   /** Every finished cycle, for the ingest metrics. */
   onCycle?: IngestRunnerOptions['onCycle'];
+  /** Unmatched names per cycle (the item schema's learner). */
+  onUnmapped?: IngestRunnerOptions['onUnmapped'];
   env?: NodeJS.ProcessEnv;
 }
 
@@ -69,6 +76,7 @@ async function simSource(options: SourceIngestOptions): Promise<Source> {
     seed: config.seed,
     catalogs,
     ...(config.simItems > 0 ? { universe: config.simItems } : {}),
+    deepItems: EXAMPLE_ITEMS,
   });
   return { adapters, fx, close: async () => undefined };
 }
@@ -159,12 +167,15 @@ export async function createSourceIngest(options: SourceIngestOptions): Promise<
     fx: source.fx,
     ...(source.fxMaxAgeMs === undefined ? {} : { fxMaxAgeMs: source.fxMaxAgeMs }),
     book: sink,
-    store: options.store,
+    store: options.bucketHistory
+      ? withBucketHistory(options.store, options.bucketHistory, options.catalogs.cs2)
+      : options.store,
     fetchLog: options.fetchLog,
     clock: options.clock,
     logger: options.logger,
     ...(options.shouldPoll ? { shouldPoll: options.shouldPoll } : {}),
     ...(options.onCycle ? { onCycle: options.onCycle } : {}),
+    ...(options.onUnmapped ? { onUnmapped: options.onUnmapped } : {}),
   });
   return {
     runner,

@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import pino from 'pino';
 import { createChangePublisher } from '../boot/change-publisher.ts';
+import { withBucketHistory } from '../attributes/history-recorder.ts';
 import { createPriceStore } from '../boot/stores.ts';
 import { loadCatalogs } from '../catalog/index.ts';
 import type { StoreConfig } from '../config.ts';
@@ -91,16 +92,17 @@ export async function importCommand(argv: string[]): Promise<number> {
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
   const config = storeConfigFrom(values);
   refuseWhileServing(config);
-  const { prices: store } = createPriceStore(config, systemClock);
+  const { prices: store, history } = createPriceStore(config, systemClock);
   const changes = changeSink(config);
   try {
     await store.init();
     const fx = values.fx ? await loadFxTable(values.fx) : DEFAULT_FX;
+    const catalogs = loadCatalogs();
     const summary = await importFile(file, {
-      catalogs: loadCatalogs(),
+      catalogs,
       fx,
       book: changes.sink,
-      store,
+      store: history ? withBucketHistory(store, history, catalogs.cs2) : store,
       clock: systemClock,
     });
     report(file, summary);

@@ -50,3 +50,11 @@ export const badRequest = (messages: readonly string[], status = 400) =>
   new ApiError(status, 'INVALID_PARAMETER', [...messages]);
 export const notFound = (message = 'Not found') => new ApiError(404, 'NOT_FOUND', message);
 export const unauthorized = () => new ApiError(401, 'UNAUTHORIZED', 'API key invalid or inactive');
+
+/** 409: a selector that matches several items; the message names them. */
+export const ambiguousItem = (names: readonly string[]) =>
+  new ApiError(
+    409,
+    'AMBIGUOUS_ITEM',
+    `The item selector matches ${names.length} items; use the exact name: ${names.join('; ')}`,
+  );

@@ -27,11 +27,17 @@ import { healthRoutes } from './routes/health.ts';
 import { historyRoutes } from './routes/history.ts';
 import { itemsAllRoutes } from './routes/items-all.ts';
 import { itemsRoutes } from './routes/items.ts';
+import { attributePricesRoutes } from './routes/attribute-prices.ts';
+import { listingsRoutes } from './routes/listings.ts';
+import { liquidityBulkRoutes } from './routes/liquidity-bulk.ts';
+import { liquidityRoutes } from './routes/liquidity.ts';
 import { marketAnalyticsRoutes } from './routes/market-analytics.ts';
 import { nbboRoutes } from './routes/nbbo.ts';
 import { pricingRoutes } from './routes/pricing.ts';
 import { recommendationsRoutes } from './routes/recommendations.ts';
+import { schemaRoutes } from './routes/schema.ts';
 import { statusRoutes } from './routes/status.ts';
+import { terminalRoutes } from '../terminal/index.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -106,5 +112,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   arbitrageRoutes(app, deps, views);
   historyRoutes(app, deps);
   marketAnalyticsRoutes(app, deps);
+  listingsRoutes(app, deps);
+  attributePricesRoutes(app, deps);
+  schemaRoutes(app, deps);
+  liquidityBulkRoutes(app, deps);
+  liquidityRoutes(app, deps);
+  if (deps.terminal !== false) await terminalRoutes(app, deps, views);
   return app;
 }

@@ -16,6 +16,8 @@ import type { FetchRecord } from '../domain/quote.ts';
 import type { FeeModel } from '../markets/fees.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import type { HistoryStore } from '../store/history-store.ts';
+import type { BulkLiquidityProvider } from '../liquidity/bulk-cache.ts';
+import type { GameReads, SchemaProvider } from '../schema/provider.ts';
 import type { TrustProxy } from './trust-proxy.ts';
 
 export interface AuthSuccess {
@@ -38,6 +40,8 @@ export type AuthResult = AuthSuccess | AuthFailure;
 /** Satisfied by `AccessService` from src/access. */
 export interface Authenticator {
   authenticate(header: string | undefined, clientIp: string, now: number): Promise<AuthResult>;
+  /** The answer without waiting when the key is cached; null when it needs a store read. */
+  authenticateNow?(header: string | undefined, clientIp: string, now: number): AuthResult | null;
 }
 
 export interface PlanRefusal {
@@ -90,10 +94,20 @@ export interface AppDeps {
   /** Why a market is not polled in this configuration (health's `note`); default none. */
   marketNote?: (market: MarketId) => string | null;
   itemsAll: ItemsAllProvider;
+  /** The pre-built bulk liquidity map; its routes answer 503 until it has one (or without it). */
+  liquidityBulk?: BulkLiquidityProvider;
+  /** The item schema (src/schema); its routes answer 503 without it or before its first build. */
+  schema?: SchemaProvider;
+  /** The operator's game read switch: `/v2` reads of a disabled game answer 503. */
+  gameReads?: GameReads;
   /** Markets polled for a game; defaults to MARKETS_BY_GAME. */
   marketsForGame?: (game: Game) => readonly MarketId[];
   /** Health requests per IP per minute (default 60). */
   healthPerMinute?: number;
+  /** Serve the web terminal at / and its keyless routes (default true; src/terminal). */
+  terminal?: boolean;
+  /** Terminal route requests per IP per minute (default 120). */
+  terminalPerMinute?: number;
   /** Pino-compatible logger; silent when absent. */
   logger?: FastifyBaseLogger;
   /** One info line per request (access-log.ts); off by default. */

@@ -22,6 +22,13 @@ const ROUTES = [
   '/v1/aggregations/min-prices',
   '/v1/aggregations/max-orders',
   '/v1/arbitrage/opportunities',
+  '/v1/liquidity/{marketHashName}',
+  '/v2/liquidity/{marketHashName}',
+  '/v1/liquidity/summary/{marketHashName}',
+  '/v1/liquidity/batch',
+  '/v2/liquidity/batch',
+  '/v1/liquidity/items',
+  '/v1/liquidity/items/manifest',
 ];
 
 describe('OpenAPI and docs', () => {
@@ -34,7 +41,7 @@ describe('OpenAPI and docs', () => {
     const documented = Object.keys(document.paths);
     for (const route of ROUTES) assert.ok(documented.includes(route), `${route} is documented`);
     for (const route of documented) {
-      const operation = document.paths[route].get;
+      const operation = document.paths[route].get ?? document.paths[route].post;
       assert.ok(operation.responses['200'], route);
       assert.ok(operation.responses['429'], route);
     }

@@ -1,11 +1,12 @@
 /** Parameter rules shared by the routes: the `markets` CSV and item lookup. */
 import type { Catalog } from '../catalog/catalog.ts';
-import { ApiError, badRequest, notFound } from '../domain/errors.ts';
+import { ambiguousItem, ApiError, badRequest, notFound } from '../domain/errors.ts';
 import type { Game } from '../domain/games.ts';
 import { sentence } from '../domain/parameter-sentences.ts';
 import type { CatalogItem } from '../domain/item.ts';
 import { MARKETS_BY_GAME, type MarketId } from '../domain/markets.ts';
 import { ALL_MARKETS, type MarketSelection } from '../pricing/top-of-book.ts';
+import { selectItem } from '../schema/selectors.ts';
 
 /**
  * `markets`: comma-separated ids, trimmed, duplicates ignored. Absent → all markets. Present
@@ -28,11 +29,20 @@ export function parseMarkets(raw: string | undefined, game: Game): MarketSelecti
   return { markets: new Set(ids as MarketId[]) };
 }
 
-/** Exact market hash name first, then canonical id; 404 `Not found` otherwise. */
+/**
+ * The item a selector names (src/schema/selectors.ts): exact market hash name, canonical id,
+ * slug, or the name in any letter case; 409 naming the candidates when the selector matches
+ * several items, 404 `Not found` when none.
+ */
 export function findItem(catalog: Catalog, nameOrId: string): CatalogItem {
-  const item = nameOrId.length > 0 ? catalog.resolve(nameOrId) : undefined;
-  if (!item) throw notFound();
-  return item;
+  const exact = nameOrId.length > 0 ? catalog.resolve(nameOrId) : undefined;
+  if (exact) return exact;
+  const selection = selectItem(catalog.items, nameOrId);
+  if (!selection) throw notFound();
+  if ('candidates' in selection) {
+    throw ambiguousItem(selection.candidates.map((item) => item.marketHashName));
+  }
+  return selection.item;
 }
 
 export function noPricing(): ApiError {

@@ -5,6 +5,10 @@ import { MARKET_IDS } from '../domain/markets.ts';
 import { preparePayload } from './items-all-cache.ts';
 import { historyHarness } from './routes/history-test-support.ts';
 import { auth, CS2_ITEMS, KEYS, RUST_ITEMS, T0 } from './test-support.ts';
+import { BulkLiquidityCache } from '../liquidity/bulk-cache.ts';
+import { EMPTY_REGISTRIES } from '../schema/registries.ts';
+import { SchemaService } from '../schema/schema-service.ts';
+import { createSqliteSchemaStore } from '../schema/sqlite-schema-store.ts';
 
 interface Schema {
   type?: string;
@@ -191,6 +195,25 @@ describe('fuzzing every route from its OpenAPI description', () => {
     quote('bid', 'cs2-redline-ft', 'csfloat', [1400]);
     quote('ask', 'rust-tempered-ak', 'rusttm', [900], clock.now(), 'rust');
     itemsAll.payload = await preparePayload([], clock.now());
+    const liquidityBulk = new BulkLiquidityCache({
+      book: harness.book,
+      catalog: harness.deps.catalogs.cs2,
+      clock,
+    });
+    await liquidityBulk.rebuild();
+    harness.deps.liquidityBulk = liquidityBulk;
+    const schemaStore = createSqliteSchemaStore({ path: ':memory:', now: () => clock.now() });
+    await schemaStore.init();
+    const schema = new SchemaService({
+      store: schemaStore,
+      clock,
+      sources: {
+        cs2: { items: harness.deps.catalogs.cs2.items, registries: EMPTY_REGISTRIES },
+        rust: { items: harness.deps.catalogs.rust.items, registries: EMPTY_REGISTRIES },
+      },
+    });
+    await schema.start();
+    harness.deps.schema = schema;
     await app.ready();
     const paths = (app.swagger() as { paths: Record<string, { get?: Operation }> }).paths;
     const operations = Object.entries(paths)

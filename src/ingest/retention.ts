@@ -5,6 +5,7 @@
 import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import { GAMES } from '../domain/games.ts';
 import { MARKETS_BY_GAME } from '../domain/markets.ts';
+import { pruneBucketHistory } from '../attributes/retention.ts';
 import { compactHistory } from '../store/history-compaction.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 import type { PriceStore } from '../store/price-store.ts';
@@ -30,7 +31,9 @@ export const RETENTION_INTERVAL_MS = 10 * MINUTE;
  */
 export async function applyRetention(
   store: Pick<PriceStore, 'pruneListings' | 'prune'> &
-    Partial<Pick<HistoryStore, 'deleteRollupsBefore' | 'collapseRunsBefore'>>,
+    Partial<
+      Pick<HistoryStore, 'deleteRollupsBefore' | 'collapseRunsBefore' | 'deleteBucketRollupsBefore'>
+    >,
   now: number,
   policy: RetentionPolicy = DEFAULT_RETENTION,
 ): Promise<number> {
@@ -47,5 +50,7 @@ export async function applyRetention(
   const deleteRollupsBefore = store.deleteRollupsBefore?.bind(store);
   const collapseRunsBefore = store.collapseRunsBefore?.bind(store);
   if (deleteRollupsBefore) await compactHistory({ deleteRollupsBefore, collapseRunsBefore }, now);
+  const deleteBucketRollupsBefore = store.deleteBucketRollupsBefore?.bind(store);
+  if (deleteBucketRollupsBefore) await pruneBucketHistory({ deleteBucketRollupsBefore }, now);
   return listingsRemoved;
 }

@@ -57,6 +57,8 @@ export interface IngestRunnerOptions {
   idleRecheckMs?: number;
   /** Hears every finished cycle: its fetch record and its rejections by reason (metrics). */
   onCycle?: (record: FetchRecord, rejections: RejectionTally) => void;
+  /** Hears the names a cycle's market listed that no catalog item matched (src/schema/learner.ts). */
+  onUnmapped?: (market: MarketId, game: Game, names: string[]) => void;
 }
 
 export interface MarketHealth {
@@ -124,6 +126,7 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
     if (pending.length > MAX_PENDING_FETCHES) pending = pending.slice(-MAX_PENDING_FETCHES);
     rejections.record(outcome.rejections, clock.now());
     options.onCycle?.(outcome.record, tallyRejections(outcome.rejections));
+    if (options.onUnmapped) noteUnmapped(poller, outcome, options.onUnmapped);
     noteOutcome(poller, outcome);
     return outcome;
   }
@@ -269,4 +272,17 @@ function buildPollers(options: IngestRunnerOptions): Map<string, Poller> {
 
 function constant(table: FxTable): () => FxTable {
   return () => table;
+}
+
+function noteUnmapped(
+  poller: Poller,
+  outcome: CycleOutcome,
+  hear: NonNullable<IngestRunnerOptions['onUnmapped']>,
+): void {
+  const names = outcome.rejections.flatMap((rejection) =>
+    rejection.reason === 'unknown_item' && typeof rejection.item === 'string'
+      ? [rejection.item]
+      : [],
+  );
+  if (names.length > 0) hear(poller.adapter.info.id, poller.health.game, names);
 }

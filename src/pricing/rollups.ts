@@ -15,7 +15,8 @@
  * Each side keeps a tally per contributing market (observations, summed sizes and quantities,
  * highest bid) so aggregate counts and the aggregate best bid stay exact after merging.
  */
-import { isCashExecutable, MARKET_IDS, type MarketId } from '../domain/markets.ts';
+import { marketCode, marketOfCode } from '../domain/market-codes.ts';
+import { isCashExecutable, type MarketId } from '../domain/markets.ts';
 import type { Cents } from '../domain/money.ts';
 import type { Side } from '../domain/observation.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
@@ -34,14 +35,14 @@ export interface PriceTally {
 
 /**
  * One tally per contributing market, flat (one array per side instead of an object per
- * market: long reads decode ~100k of them): TALLY_STRIDE numbers per market, in MARKET_IDS
- * order, at the TALLY offsets.
+ * market: long reads decode ~100k of them): TALLY_STRIDE numbers per market, in market-code
+ * order (market-codes.ts), at the TALLY offsets.
  */
 export type MarketTallies = number[];
 
 export const TALLY_STRIDE = 5;
 export const TALLY = {
-  /** Index in MARKET_IDS. */
+  /** The market's on-disk code (market-codes.ts). */
   market: 0,
   /** Observations. */
   n: 1,
@@ -82,10 +83,9 @@ export type Scope = 'market' | 'aggregate';
 /** The rows an observation lands in: its market's series and the item's aggregate, per tier. */
 export type RowLookup = (scope: Scope, tier: Tier) => RollupRow;
 
-const MARKET_ORDER = new Map<MarketId, number>(MARKET_IDS.map((id, index) => [id, index]));
-
+/** The order tallies are kept in, and the number stored for the market: its code. */
 export function marketOrder(market: MarketId): number {
-  return MARKET_ORDER.get(market)!;
+  return marketCode(market);
 }
 
 export function emptyRow(start: number): RollupRow {
@@ -152,11 +152,11 @@ function addTally(
   else tallies.splice(index, 0, market, n, size, quantity, top);
 }
 
-/** The markets of a side's tallies, in MARKET_IDS order. */
+/** The markets of a side's tallies, in market-code order. */
 export function talliedMarkets(partial: SidePartial): MarketId[] {
   const out: MarketId[] = [];
   for (let index = 0; index < partial.markets.length; index += TALLY_STRIDE) {
-    out.push(MARKET_IDS[partial.markets[index]!]!);
+    out.push(marketOfCode(partial.markets[index]!)!);
   }
   return out;
 }

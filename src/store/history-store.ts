@@ -8,6 +8,7 @@
  * object. This port reads them and enforces retention. Every implementation passes
  * history-contract.ts; dialect specifics stay behind the port.
  */
+import type { BucketObservation, BucketRollup } from '../attributes/bucket-history.ts';
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { Tier } from '../pricing/rollup-buckets.ts';
@@ -60,6 +61,20 @@ export interface HistoryStore {
     /** Sections whose median sketch the visitor needs (default all); others may come empty. */
     sketches?: readonly RollupSection[],
   ): Promise<void>;
+  /**
+   * Attribute-bucket history (src/attributes/bucket-history.ts): merges each observation into
+   * its 10m, 1h and 1d rows, in one transaction. Written by the ingest side after a batch.
+   */
+  recordBucketObservations(observations: readonly BucketObservation[]): Promise<void>;
+  /** Rows of one attribute bucket and tier with start in [fromMs, toMs), oldest first. */
+  readBucketRollups(
+    bucketId: string,
+    tier: Tier,
+    fromMs: number,
+    toMs: number,
+  ): Promise<BucketRollup[]>;
+  /** Deletes at most `maxRows` attribute rows of `tier` that END at or before `beforeMs`. */
+  deleteBucketRollupsBefore(tier: Tier, beforeMs: number, maxRows: number): Promise<number>;
   /** Units sold per bucket with start in [fromMs, toMs), oldest first; no-sale buckets absent. */
   readSaleCounts(series: SeriesKey, tier: Tier, fromMs: number, toMs: number): Promise<SaleCount[]>;
   /**

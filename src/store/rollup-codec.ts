@@ -3,7 +3,7 @@
  * HistoryStore implementation. All fields are unsigned LEB128 varints; signed ones zigzag.
  *
  * Side section: min, max − min, sum − n·min, zigzag(lastAt − bucket start) + 1 (0 = none),
- *   sketch, then the market tallies: count, and per tally market index (MARKET_IDS order),
+ *   sketch, then the market tallies: count, and per tally market code (market-codes.ts),
  *   n, size and, for bids only, quantity and zigzag(top − min). The observation count n is
  *   the tallies' sum.
  * Sales section: n, min, max − min, sum − n·min, sketch.
@@ -11,9 +11,10 @@
  *   count, sum − count × the bin's lowest price. When min = max the sketch is implied (one bin
  *   of n × min) and stored as a bin count of 0.
  * A one-observation ask section takes about 14 bytes. Anything that is not a non-negative safe
- * integer is refused, so no float reaches storage.
+ * integer is refused, so no float reaches storage. Reads keep their position in a SectionReader
+ * of their own, never in module state.
  */
-import { MARKET_IDS } from '../domain/markets.ts';
+import { marketOfCode } from '../domain/market-codes.ts';
 import type { Side } from '../domain/observation.ts';
 import {
   TALLY,
@@ -147,63 +148,6 @@ export function resetTransient(): void {
   length = 0;
 }
 
-let input: Uint8Array = new Uint8Array(0);
-let position = 0;
-
-function next(): number {
-  const first = input[position];
-  if (first !== undefined && first < HIGH_BIT) {
-    position += 1;
-    return first;
-  }
-  let value = 0;
-  let factor = 1;
-  for (;;) {
-    const byte = input[position++];
-    if (byte === undefined) throw new RollupCodecError('truncated rollup data');
-    value += (byte & 0x7f) * factor;
-    if (byte < HIGH_BIT) return value;
-    factor *= HIGH_BIT;
-  }
-}
-
-function finished(what: string): void {
-  if (position < input.length) throw new RollupCodecError(`trailing bytes in rollup ${what} data`);
-}
-
-/**
- * Reads a sketch at the current position. A bucket whose prices are all equal stores no
- * bins: its sketch is one bin of n × min (n is filled in by the caller once known).
- */
-function readSketch(min: number, out: Sketch = []): Sketch {
-  const count = next();
-  if (count === 0) {
-    out.length = 3;
-    out[0] = binOf(min);
-    out[1] = 0;
-    out[2] = 0;
-    return out;
-  }
-  out.length = count * 3;
-  let bin = binOf(min);
-  for (let index = 0; index < out.length; index += 3) {
-    bin += next();
-    const entries = next();
-    out[index] = bin;
-    out[index + 1] = entries;
-    out[index + 2] = next() + entries * binLow(bin);
-  }
-  return out;
-}
-
-/** Reads past a sketch, leaving `out` empty (for reads that need no median). */
-function skipSketch(out: Sketch = []): Sketch {
-  const values = next() * 3;
-  for (let index = 0; index < values; index += 1) next();
-  out.length = 0;
-  return out;
-}
-
 function fillConstant(sketch: Sketch, n: number, min: number): void {
   if (sketch.length === 3 && sketch[1] === 0) {
     sketch[1] = n;
@@ -211,81 +155,159 @@ function fillConstant(sketch: Sketch, n: number, min: number): void {
   }
 }
 
-/** Reads one tally into `out` at `at`; returns its observation count. */
-function readTally(side: Side, min: number, out: MarketTallies, at: number): number {
-  const market = next();
-  if (market >= MARKET_IDS.length)
-    throw new RollupCodecError('unknown market index in rollup data');
-  const n = next();
-  out[at] = market;
-  out[at + TALLY.n] = n;
-  out[at + TALLY.size] = next();
-  out[at + TALLY.quantity] = side === 'ask' ? 0 : next();
-  out[at + TALLY.top] = side === 'ask' ? 0 : min + unzigzag(next());
-  return n;
+/**
+ * A cursor over sections stored back to back (side, side, sales, in order). Each reader holds
+ * its own position, so two reads (or a read inside a visitor) never share one.
+ */
+export class SectionReader {
+  private input: Uint8Array = new Uint8Array(0);
+  private position = 0;
+
+  /** Starts reading `bytes` from offset `at`. */
+  begin(bytes: Uint8Array, at = 0): this {
+    this.input = bytes;
+    this.position = at;
+    return this;
+  }
+
+  /** The offset just past the sections read so far. */
+  offset(): number {
+    return this.position;
+  }
+
+  /** Refuses bytes left after the last section. */
+  finished(what: string): void {
+    if (this.position < this.input.length)
+      throw new RollupCodecError(`trailing bytes in rollup ${what} data`);
+  }
+
+  /**
+   * The side section at the current position. With `into`, its arrays and objects are refilled
+   * instead of new ones made (a long scan decodes every bucket into the same one; the visitor
+   * must not keep it). Without `withSketch` the sketch is read past and left empty, so its
+   * median is null: for sections a read needs no median of.
+   */
+  side(side: Side, bucketStart: number, into?: SidePartial, withSketch = true): SidePartial {
+    const min = this.next();
+    const max = min + this.next();
+    const sumOverMin = this.next();
+    const lastAtCode = this.next();
+    const sketch = withSketch
+      ? this.sketch(min, into?.prices.sketch)
+      : this.skipSketch(into?.prices.sketch);
+    const markets: MarketTallies = into?.markets ?? [];
+    markets.length = this.next() * TALLY_STRIDE;
+    let n = 0;
+    for (let at = 0; at < markets.length; at += TALLY_STRIDE) {
+      n += this.tally(side, min, markets, at);
+    }
+    fillConstant(sketch, n, min);
+    const lastAt = lastAtCode === 0 ? null : bucketStart + unzigzag(lastAtCode - 1);
+    if (!into)
+      return { prices: { n, sum: sumOverMin + n * min, min, max, sketch }, markets, lastAt };
+    const prices = into.prices;
+    prices.n = n;
+    prices.sum = sumOverMin + n * min;
+    prices.min = min;
+    prices.max = max;
+    into.lastAt = lastAt;
+    return into;
+  }
+
+  /** The sales section at the current position (refilling `into` when given). */
+  sales(into?: PriceTally): PriceTally {
+    const n = this.next();
+    const min = this.next();
+    const max = min + this.next();
+    const sum = this.next() + n * min;
+    const sketch = this.sketch(min, into?.sketch);
+    fillConstant(sketch, n, min);
+    if (!into) return { n, sum, min, max, sketch };
+    into.n = n;
+    into.sum = sum;
+    into.min = min;
+    into.max = max;
+    return into;
+  }
+
+  /** Reads the next unsigned LEB128 varint. */
+  next(): number {
+    const input = this.input;
+    const first = input[this.position];
+    if (first !== undefined && first < HIGH_BIT) {
+      this.position += 1;
+      return first;
+    }
+    let value = 0;
+    let factor = 1;
+    for (;;) {
+      const byte = input[this.position++];
+      if (byte === undefined) throw new RollupCodecError('truncated rollup data');
+      value += (byte & 0x7f) * factor;
+      if (byte < HIGH_BIT) return value;
+      factor *= HIGH_BIT;
+    }
+  }
+
+  /**
+   * Reads a sketch at the current position. A bucket whose prices are all equal stores no
+   * bins: its sketch is one bin of n × min (n is filled in by the caller once known).
+   */
+  private sketch(min: number, out: Sketch = []): Sketch {
+    const count = this.next();
+    if (count === 0) {
+      out.length = 3;
+      out[0] = binOf(min);
+      out[1] = 0;
+      out[2] = 0;
+      return out;
+    }
+    out.length = count * 3;
+    let bin = binOf(min);
+    for (let index = 0; index < out.length; index += 3) {
+      bin += this.next();
+      const entries = this.next();
+      out[index] = bin;
+      out[index + 1] = entries;
+      out[index + 2] = this.next() + entries * binLow(bin);
+    }
+    return out;
+  }
+
+  /** Reads past a sketch, leaving `out` empty (for reads that need no median). */
+  private skipSketch(out: Sketch = []): Sketch {
+    const values = this.next() * 3;
+    for (let index = 0; index < values; index += 1) this.next();
+    out.length = 0;
+    return out;
+  }
+
+  /** Reads one tally into `out` at `at`; returns its observation count. */
+  private tally(side: Side, min: number, out: MarketTallies, at: number): number {
+    const market = this.next();
+    if (marketOfCode(market) === undefined)
+      throw new RollupCodecError('unknown market code in rollup data');
+    const n = this.next();
+    out[at] = market;
+    out[at + TALLY.n] = n;
+    out[at + TALLY.size] = this.next();
+    out[at + TALLY.quantity] = side === 'ask' ? 0 : this.next();
+    out[at + TALLY.top] = side === 'ask' ? 0 : min + unzigzag(this.next());
+    return n;
+  }
 }
 
-/**
- * Decodes a side section. With `into`, its arrays and objects are refilled instead of new ones
- * made (a long scan decodes every bucket into the same one; the visitor must not keep it).
- */
+/** Decodes a side section (see SectionReader.side). */
 export function decodeSide(
   side: Side,
   bytes: Uint8Array,
   bucketStart: number,
   into?: SidePartial,
 ): SidePartial {
-  beginSections(bytes);
-  const partial = nextSide(side, bucketStart, into);
-  finished('side');
+  const reader = new SectionReader().begin(bytes);
+  const partial = reader.side(side, bucketStart, into);
+  reader.finished('side');
   return partial;
-}
-
-/**
- * Starts reading sections stored back to back in `bytes` from offset `at` (nextSide /
- * nextSales, in order).
- */
-export function beginSections(bytes: Uint8Array, at = 0): void {
-  input = bytes;
-  position = at;
-}
-
-/** The offset just past the sections read so far. */
-export function sectionsOffset(): number {
-  return position;
-}
-
-/**
- * The side section at the current position (see decodeSide). Without `withSketch` the sketch
- * is read past and left empty, so its median is null: for sections a read needs no median of.
- */
-export function nextSide(
-  side: Side,
-  bucketStart: number,
-  into?: SidePartial,
-  withSketch = true,
-): SidePartial {
-  const min = next();
-  const max = min + next();
-  const sumOverMin = next();
-  const lastAtCode = next();
-  const sketch = withSketch
-    ? readSketch(min, into?.prices.sketch)
-    : skipSketch(into?.prices.sketch);
-  const markets: MarketTallies = into?.markets ?? [];
-  markets.length = next() * TALLY_STRIDE;
-  let n = 0;
-  for (let at = 0; at < markets.length; at += TALLY_STRIDE) n += readTally(side, min, markets, at);
-  fillConstant(sketch, n, min);
-  const lastAt = lastAtCode === 0 ? null : bucketStart + unzigzag(lastAtCode - 1);
-  if (!into) return { prices: { n, sum: sumOverMin + n * min, min, max, sketch }, markets, lastAt };
-  const prices = into.prices;
-  prices.n = n;
-  prices.sum = sumOverMin + n * min;
-  prices.min = min;
-  prices.max = max;
-  into.lastAt = lastAt;
-  return into;
 }
 
 /**
@@ -293,11 +315,11 @@ export function nextSide(
  * else zigzag(lastAt − bucket start) + 1), for comparing sections with lastAt left out.
  */
 export function lastAtField(bytes: Uint8Array): [start: number, end: number, code: number] {
-  beginSections(bytes);
-  for (let field = 0; field < 3; field += 1) next();
-  const start = position;
-  const code = next();
-  return [start, position, code];
+  const reader = new SectionReader().begin(bytes);
+  for (let field = 0; field < 3; field += 1) reader.next();
+  const start = reader.offset();
+  const code = reader.next();
+  return [start, reader.offset(), code];
 }
 
 /** The offset from its bucket's start that a lastAt code stands for (null for none). */
@@ -307,24 +329,8 @@ export function lastAtOffset(code: number): number | null {
 
 /** Decodes a sales section (refilling `into` when given, as decodeSide does). */
 export function decodeSales(bytes: Uint8Array, into?: PriceTally): PriceTally {
-  beginSections(bytes);
-  const tally = nextSales(into);
-  finished('sales');
+  const reader = new SectionReader().begin(bytes);
+  const tally = reader.sales(into);
+  reader.finished('sales');
   return tally;
-}
-
-/** The sales section at the current position (see decodeSales). */
-export function nextSales(into?: PriceTally): PriceTally {
-  const n = next();
-  const min = next();
-  const max = min + next();
-  const sum = next() + n * min;
-  const sketch = readSketch(min, into?.sketch);
-  fillConstant(sketch, n, min);
-  if (!into) return { n, sum, min, max, sketch };
-  into.n = n;
-  into.sum = sum;
-  into.min = min;
-  into.max = max;
-  return into;
 }

@@ -11,7 +11,7 @@ import { ApiError, badRequest } from '../../domain/errors.ts';
 import { GAMES, isGame, type Game } from '../../domain/games.ts';
 import { sentence } from '../../domain/parameter-sentences.ts';
 import type { Feature } from '../../domain/plans.ts';
-import type { AppDeps, AuthSuccess } from '../deps.ts';
+import type { AppDeps, AuthResult, AuthSuccess } from '../deps.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,6 +50,18 @@ export function quotaRefusal(decision: QuotaDecision): ApiError {
   return new ApiError(429, 'RATE_LIMITED', message, { 'Retry-After': retryAfter });
 }
 
+export const GAME_RETRY_SECONDS = 60;
+
+/** 503 for `/v2` reads of a game an operator disabled (after auth, plan and quota). */
+export function gameUnavailable(game: Game): ApiError {
+  return new ApiError(
+    503,
+    'UNAVAILABLE',
+    `Reads for game ${game} are temporarily disabled; retry later`,
+    { 'Retry-After': GAME_RETRY_SECONDS },
+  );
+}
+
 /** Reads and checks the `game` query parameter (400 when missing or invalid). */
 export function gameFromQuery(request: FastifyRequest): Game {
   const game = (request.query as Record<string, unknown> | undefined)?.game;
@@ -61,24 +73,78 @@ export function resolveGame(request: FastifyRequest, source: GameSource): Game {
   return source === 'query' ? gameFromQuery(request) : source.fixed;
 }
 
+/** Sets the quota headers one by one (no header object per request). */
+export function setQuotaHeaders(reply: FastifyReply, decision: QuotaDecision): void {
+  reply.header('x-ratelimit-limit', decision.minute.limit);
+  reply.header('x-ratelimit-remaining', decision.minute.remaining);
+  reply.header('x-ratelimit-reset', decision.minute.resetSeconds);
+  if (!decision.month) return;
+  reply.header('x-ratelimit-limit-month', decision.month.limit);
+  reply.header('x-ratelimit-remaining-month', decision.month.remaining);
+  reply.header('x-ratelimit-reset-month', decision.month.resetSeconds);
+}
+
+function authenticated(auth: AuthResult): AuthSuccess {
+  if (!auth.ok) throw new ApiError(auth.status, auth.code, auth.message);
+  return auth;
+}
+
+/**
+ * A callback hook, so a cached key under the in-process limiter passes without a promise or
+ * an object of its own (`authenticateNow`, `consumeNow`); anything else takes the async path.
+ */
 export function keyGate(deps: AppDeps, feature: Feature, source: GameSource) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const now = deps.clock.now();
-    const auth = await deps.authenticator.authenticate(
-      request.headers.authorization,
-      request.ip,
-      now,
-    );
-    if (!auth.ok) throw new ApiError(auth.status, auth.code, auth.message);
-    request.auth = auth;
+  const admit = (request: FastifyRequest, reply: FastifyReply, decision: QuotaDecision) => {
+    const auth = request.auth!;
+    setQuotaHeaders(reply, decision);
     const refusal = deps.planGate(auth.plan, feature);
-    const decision = await deps.limiter.consume(auth.account.id, auth.limits, now);
-    reply.headers(quotaHeaders(decision));
     if (refusal) throw new ApiError(refusal.status, refusal.code, refusal.message);
     if (!decision.allowed) {
       deps.metrics?.quotaRefused(auth.plan, decision.refusedBy === 'month' ? 'month' : 'minute');
       throw quotaRefusal(decision);
     }
     request.game = resolveGame(request, source);
+    if (source === 'query' && deps.gameReads?.disabled(request.game))
+      throw gameUnavailable(request.game);
+  };
+  const consumeNow = (auth: AuthSuccess, now: number) =>
+    deps.limiter.consumeNow?.(auth.account.id, auth.limits, now) ?? null;
+  const slowPath = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    now: number,
+    known: AuthResult | null,
+  ): Promise<void> => {
+    const header = request.headers.authorization;
+    const auth = authenticated(
+      known ?? (await deps.authenticator.authenticate(header, request.ip, now)),
+    );
+    request.auth = auth;
+    const decision =
+      (known ? null : consumeNow(auth, now)) ??
+      (await deps.limiter.consume(auth.account.id, auth.limits, now));
+    admit(request, reply, decision);
+  };
+
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    const now = deps.clock.now();
+    const header = request.headers.authorization;
+    const auth = deps.authenticator.authenticateNow?.(header, request.ip, now) ?? null;
+    const decision = auth?.ok ? consumeNow(auth, now) : null;
+    if (auth?.ok && decision === null) {
+      slowPath(request, reply, now, auth).then(() => done(), done);
+      return;
+    }
+    if (auth === null) {
+      slowPath(request, reply, now, null).then(() => done(), done);
+      return;
+    }
+    try {
+      request.auth = authenticated(auth);
+      admit(request, reply, decision!);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
   };
 }

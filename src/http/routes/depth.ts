@@ -3,11 +3,12 @@
  * levels per side (1–50, default 10). Item selection and `markets` as on NBBO.
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
 import { parseMarkets } from '../params.ts';
 import { keyGate } from '../plugins/key-gate.ts';
+import { latestBodyCache, sendLatest } from '../read-cache/cached-read.ts';
 import { errorResponses, GameQuery, KEY_GATED_ERRORS } from '../schemas/common.ts';
 import { Depth } from '../schemas/depth.ts';
 import { computeDepth, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH } from '../../pricing/depth.ts';
@@ -29,13 +30,18 @@ interface DepthQuery extends ItemQuery {
 }
 
 export function depthRoutes(app: App, deps: AppDeps): void {
-  const ladder = (request: FastifyRequest, query: DepthQuery) => {
-    const game = request.game;
-    const selection = parseMarkets(query.markets, game);
-    const item = itemFromQuery(deps.catalogs[game], query);
-    const sides = deps.book.sides(game, item.id);
-    return computeDepth(item, sides, selection, query.depth, deps.clock.now());
-  };
+  const cache = latestBodyCache(app, deps);
+  const ladder = (request: FastifyRequest, reply: FastifyReply, query: DepthQuery) =>
+    sendLatest(cache, deps.clock.now(), request, reply, () => {
+      const game = request.game;
+      const selection = parseMarkets(query.markets, game);
+      const item = itemFromQuery(deps.catalogs[game], query);
+      const sides = deps.book.sides(game, item.id);
+      return {
+        itemId: item.id,
+        body: (now) => computeDepth(item, sides, selection, query.depth, now),
+      };
+    });
 
   const schema = (summary: string) => ({
     tags: ['nbbo'],
@@ -52,7 +58,7 @@ export function depthRoutes(app: App, deps: AppDeps): void {
       onRequest: keyGate(deps, 'depth', { fixed: 'cs2' }),
       schema: { ...schema('Depth ladder (cs2)'), querystring: Type.Object(depthFields) },
     },
-    async (request) => ladder(request, request.query),
+    async (request, reply) => ladder(request, reply, request.query),
   );
 
   app.get(
@@ -64,6 +70,6 @@ export function depthRoutes(app: App, deps: AppDeps): void {
         querystring: Type.Object({ game: GameQuery, ...depthFields }),
       },
     },
-    async (request) => ladder(request, request.query),
+    async (request, reply) => ladder(request, reply, request.query),
   );
 }

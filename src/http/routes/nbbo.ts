@@ -5,11 +5,12 @@
  * known item without quotes is a 200 with null sides and `executionAdjusted: null` (on /v2 too).
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
 import { findItem, parseMarkets } from '../params.ts';
 import { keyGate } from '../plugins/key-gate.ts';
+import { latestBodyCache, sendLatest } from '../read-cache/cached-read.ts';
 import { errorResponses, GameQuery, KEY_GATED_ERRORS, MarketsQuery } from '../schemas/common.ts';
 import { Nbbo } from '../schemas/nbbo.ts';
 import type { Catalog } from '../../catalog/catalog.ts';
@@ -49,12 +50,22 @@ const description =
 
 export function nbboRoutes(app: App, deps: AppDeps): void {
   const feeModel = deps.feeModel ?? DEFAULT_FEE_MODEL;
-  const nbbo = (request: FastifyRequest, query: ItemQuery & { markets?: string }) => {
-    const game = request.game;
-    const selection = parseMarkets(query.markets, game);
-    const item = itemFromQuery(deps.catalogs[game], query);
-    return computeNbbo(item, deps.book.sides(game, item.id), selection, feeModel, deps.clock.now());
-  };
+  const cache = latestBodyCache(app, deps);
+  const nbbo = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: ItemQuery & { markets?: string },
+  ) =>
+    sendLatest(cache, deps.clock.now(), request, reply, () => {
+      const game = request.game;
+      const selection = parseMarkets(query.markets, game);
+      const item = itemFromQuery(deps.catalogs[game], query);
+      const sides = deps.book.sides(game, item.id);
+      return {
+        itemId: item.id,
+        body: (now) => computeNbbo(item, sides, selection, feeModel, now),
+      };
+    });
 
   const schema = (summary: string) => ({
     tags: ['nbbo'],
@@ -70,7 +81,7 @@ export function nbboRoutes(app: App, deps: AppDeps): void {
       onRequest: keyGate(deps, 'nbbo', { fixed: 'cs2' }),
       schema: { ...schema('NBBO (cs2)'), querystring: Type.Object(itemQueryFields) },
     },
-    async (request) => nbbo(request, request.query),
+    async (request, reply) => nbbo(request, reply, request.query),
   );
 
   app.get(
@@ -82,6 +93,6 @@ export function nbboRoutes(app: App, deps: AppDeps): void {
         querystring: Type.Object({ game: GameQuery, ...itemQueryFields }),
       },
     },
-    async (request) => nbbo(request, request.query),
+    async (request, reply) => nbbo(request, reply, request.query),
   );
 }

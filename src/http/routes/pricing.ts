@@ -5,12 +5,13 @@
  * spec's "no pricing where the route requires it").
  */
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-type.ts';
 import { hasQuotes } from '../book-views.ts';
 import type { AppDeps } from '../deps.ts';
 import { findItem, noPricing, parseMarkets } from '../params.ts';
 import { keyGate } from '../plugins/key-gate.ts';
+import { latestBodyCache, sendLatest } from '../read-cache/cached-read.ts';
 import { errorResponses, GameQuery, KEY_GATED_ERRORS, MarketsQuery } from '../schemas/common.ts';
 import { PricingSnapshot } from '../schemas/pricing.ts';
 import { pricingSnapshot } from '../../pricing/snapshot.ts';
@@ -23,19 +24,22 @@ const description =
   'Pricing snapshot: one representative ask per market, buy orders, aggregate, best ask and bid.';
 
 export function pricingRoutes(app: App, deps: AppDeps): void {
+  const cache = latestBodyCache(app, deps);
   const snapshot = (
     request: FastifyRequest,
+    reply: FastifyReply,
     name: string,
     markets: string | undefined,
     strict: boolean,
-  ) => {
-    const game = request.game;
-    const selection = parseMarkets(markets, game);
-    const item = findItem(deps.catalogs[game], name);
-    const sides = deps.book.sides(game, item.id);
-    if (strict && !hasQuotes(sides, selection)) throw noPricing();
-    return pricingSnapshot(item, sides, selection, deps.clock.now());
-  };
+  ) =>
+    sendLatest(cache, deps.clock.now(), request, reply, () => {
+      const game = request.game;
+      const selection = parseMarkets(markets, game);
+      const item = findItem(deps.catalogs[game], name);
+      const sides = deps.book.sides(game, item.id);
+      if (strict && !hasQuotes(sides, selection)) throw noPricing();
+      return { itemId: item.id, body: (now) => pricingSnapshot(item, sides, selection, now) };
+    });
 
   app.get(
     '/v1/pricing/:marketHashName',
@@ -51,8 +55,8 @@ export function pricingRoutes(app: App, deps: AppDeps): void {
         response: { 200: PricingSnapshot, ...errorResponses(...KEY_GATED_ERRORS) },
       },
     },
-    async (request) =>
-      snapshot(request, request.params.marketHashName, request.query.markets, false),
+    async (request, reply) =>
+      snapshot(request, reply, request.params.marketHashName, request.query.markets, false),
   );
 
   app.get(
@@ -69,7 +73,7 @@ export function pricingRoutes(app: App, deps: AppDeps): void {
         response: { 200: PricingSnapshot, ...errorResponses(...KEY_GATED_ERRORS) },
       },
     },
-    async (request) =>
-      snapshot(request, request.params.marketHashName, request.query.markets, true),
+    async (request, reply) =>
+      snapshot(request, reply, request.params.marketHashName, request.query.markets, true),
   );
 }

@@ -13,6 +13,7 @@ import { clockFromEnv } from '../../boot/offset-clock.ts';
 import { createSourceIngest } from '../../boot/source-ingest.ts';
 import { createPriceStore } from '../../boot/stores.ts';
 import { loadCatalogs } from '../../catalog/index.ts';
+import { startLearning } from '../../schema/boot.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
 import { leaseOwner } from '../lease.ts';
@@ -38,7 +39,7 @@ function postRejections(record: FetchRecord, counts: RejectionTally): void {
 async function run() {
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
   const clock = clockFromEnv();
-  const { prices: store } = createPriceStore(config, clock, {
+  const { prices: store, history } = createPriceStore(config, clock, {
     foldOn: 'thread',
     onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
   });
@@ -54,10 +55,23 @@ async function run() {
     for (const part of splitBatch(batch)) post({ type: 'batch', batch: part });
     publisher?.apply(batch);
   };
+  const learning =
+    config.source === 'live'
+      ? await startLearning({
+          config,
+          clock,
+          catalogs: loadCatalogs(),
+          onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
+        })
+      : null;
   const ingest = await createSourceIngest({
     config,
-    catalogs: loadCatalogs(),
+    catalogs: learning?.catalogs ?? loadCatalogs(),
+    ...(learning
+      ? { onUnmapped: (market, game, names) => void learning.learner.notice(market, game, names) }
+      : {}),
     store,
+    bucketHistory: history,
     sink: { apply: toHost },
     fetchLog: { append: (record) => post({ type: 'fetch', record }) },
     ...(config.metricsPort === undefined ? {} : { onCycle: postRejections }),
@@ -69,6 +83,7 @@ async function run() {
     await ingest.close();
     await publisher?.flush();
     await bus?.close();
+    await learning?.close();
     await store.close();
   };
   port.on('message', (message: HostMessage) => {

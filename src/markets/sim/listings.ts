@@ -2,8 +2,11 @@
  * Individual listings on float markets: a few slots per item, each holding one listing for a
  * seeded lifetime (2 hours to 3 days), so ids, floats, seeds, phases and stickers stay put
  * while a listing lives and change when it sells or is pulled. Floats fall inside the item's
- * band, paint seeds in 0..1000, Doppler items carry a phase and its paint index. The cheapest
- * slot sits at the market's best ask; the rest are dearer by rank, low float and rare phase.
+ * band, one slot per equal stratum of it (in a per-item shuffled order), so a fetch of 8 or
+ * more slots puts a listing in every Buff163 band of the exterior; paint seeds in 0..999 (so
+ * Fade items get a fade percentage), Doppler items carry a phase and its paint index. The
+ * cheapest slot sits at the market's best ask; the rest are dearer by rank, low float and rare
+ * phase.
  */
 import { HOUR } from '../../domain/clock.ts';
 import type { DopplerChoice, SimGame, SimItem } from './items.ts';
@@ -21,7 +24,8 @@ export interface SimListing {
   isStatTrak: boolean;
 }
 
-const MAX_SLOTS = 10;
+const MIN_SLOTS = 8;
+const MAX_SLOTS = 14;
 
 export function hasListings(item: SimItem): boolean {
   return item.floatBand !== null || item.dopplers !== null;
@@ -71,12 +75,17 @@ export function listingsAt(
   askTop: number,
   listingCount: number,
 ): SimListing[] {
-  const count = Math.min(listingCount, 3 + Math.floor(unit(mix(imKey, 300)) * 8), MAX_SLOTS);
+  const count = Math.min(
+    listingCount,
+    MIN_SLOTS + Math.floor(unit(mix(imKey, 300)) * (MAX_SLOTS - MIN_SLOTS + 1)),
+  );
+  const shift = mix(imKey, 305) % Math.max(count, 1);
   const listings: SimListing[] = [];
   for (let slot = 0; slot < count; slot += 1) {
     const key = slotKey(imKey, slot, timeMs);
     const band = item.floatBand;
-    const floatValue = band === null ? null : band.min + unit(mix(key, 2)) * (band.max - band.min);
+    const stratum = ((slot + shift) % count) + unit(mix(key, 2));
+    const floatValue = band === null ? null : band.min + (stratum / count) * (band.max - band.min);
     const doppler = item.dopplers
       ? pickDoppler(item.dopplers, unit(mix(key, 3)), slot === 0)
       : null;
@@ -87,7 +96,7 @@ export function listingsAt(
       id: `${key.toString(36)}${mix(key, 1).toString(36)}`,
       price: Math.max(askTop, Math.round(askTop * premium)),
       floatValue,
-      paintSeed: Math.floor(unit(mix(key, 4)) * 1001),
+      paintSeed: Math.floor(unit(mix(key, 4)) * 1000),
       paintIndex: doppler?.paintIndex ?? item.paintIndex,
       phase: doppler?.phase ?? null,
       inspectLink: inspectLink(key),

@@ -116,7 +116,10 @@ export function buildSnapshot(
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);
     if (!isListed(market, item, imKey, dataTime)) continue;
-    const deep = crawls && isDeep(world, market, rank, universe, dataTime);
+    const deep =
+      crawls &&
+      (world.deepRanks[game]?.has(rank) === true ||
+        isDeep(world, market, rank, universe, dataTime));
     const quote = quoteAt(
       world,
       market,

@@ -19,6 +19,8 @@ export interface SimWorldOptions {
   depthItemsPerFetch?: number;
   /** Outages, transient errors and slow windows (default on). */
   faults?: boolean;
+  /** Items (and their phase variants) with listings / per-item depth on every fetch, by name. */
+  deepItems?: readonly string[];
 }
 
 export interface SimWorld {
@@ -28,6 +30,8 @@ export interface SimWorld {
   universe: SimWorldOptions['universe'];
   depthItemsPerFetch: number;
   faults: boolean;
+  /** Per game, the popularity ranks of `deepItems`. */
+  deepRanks: Partial<Record<Game, ReadonlySet<number>>>;
 }
 
 export const ALWAYS_DEEP_ITEMS = 50;
@@ -49,7 +53,26 @@ export function createSimWorld(options: SimWorldOptions): SimWorld {
     universe: options.universe,
     depthItemsPerFetch: options.depthItemsPerFetch ?? 200,
     faults: options.faults ?? true,
+    deepRanks: deepRanksOf(games, options.deepItems ?? []),
   };
+}
+
+function deepRanksOf(
+  games: Partial<Record<Game, SimGame>>,
+  names: readonly string[],
+): Partial<Record<Game, ReadonlySet<number>>> {
+  const wanted = new Set(names);
+  const out: Partial<Record<Game, ReadonlySet<number>>> = {};
+  for (const [game, simGame] of Object.entries(games) as [Game, SimGame][]) {
+    const ids = new Set(simGame.items.filter((i) => wanted.has(i.name)).map((i) => i.item.id));
+    const ranks = new Set<number>();
+    simGame.items.forEach((item, rank) => {
+      const variantOf = item.item.variantOf;
+      if (ids.has(item.item.id) || (variantOf !== undefined && ids.has(variantOf))) ranks.add(rank);
+    });
+    out[game] = ranks;
+  }
+  return out;
 }
 
 /** How many of a game's items (by popularity rank) a market may quote. */

@@ -13,7 +13,8 @@ import {
   type HistoryStore,
   type SeriesKey,
 } from '../history-store.ts';
-import type { Queryable } from './driver.ts';
+import { createPostgresBucketHistory } from './bucket-history.ts';
+import type { Pool } from './driver.ts';
 import { seriesName, type PostgresSeriesDirectory } from './history-series.ts';
 import {
   deleteExpired,
@@ -24,7 +25,7 @@ import {
 } from './history-statements.ts';
 
 export function createPostgresHistory(
-  ready: () => { db: Queryable; directory: PostgresSeriesDirectory },
+  ready: () => { db: Pool; directory: PostgresSeriesDirectory },
 ): HistoryStore {
   const seriesId = (key: SeriesKey) => {
     const { db, directory } = ready();
@@ -32,6 +33,7 @@ export function createPostgresHistory(
   };
 
   return {
+    ...createPostgresBucketHistory(() => ready().db),
     async historyMarkets(game, itemId) {
       const result = await ready().db.query<[string]>(seriesMarkets([game, itemId]));
       const found = new Set(result.rows.map((row) => row[0]));

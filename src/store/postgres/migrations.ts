@@ -19,6 +19,8 @@
  *   partition as a safety net. Retention drops whole months instead of deleting rows.
  */
 import type { PostgresMigration } from './migrate.ts';
+import { POSTGRES_SCHEMA_TABLES } from '../../schema/store-migrations.ts';
+import { POSTGRES_BUCKET_HISTORY_SCHEMA } from './bucket-history.ts';
 
 /** Largest integer a JS number holds exactly. */
 const MAX_SAFE = '9007199254740991';
@@ -176,6 +178,12 @@ export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   },
   { version: 2, name: 'history rollups (10m, 1h, 1d)', sql: rollupSchema },
   { version: 3, name: 'fetch failures, sales statistics, exchange rates', sql: liveData },
+  {
+    version: 4,
+    name: 'item schema versions, cursor secret, game read switch',
+    sql: POSTGRES_SCHEMA_TABLES,
+  },
+  { version: 5, name: 'attribute bucket history', sql: POSTGRES_BUCKET_HISTORY_SCHEMA },
 ];
 
 /** The ledger table of the price store's migrations. */

@@ -17,6 +17,8 @@
  * (history-file.ts moves them there), so version 2 leaves empty tables that it drops.
  */
 import type { MigrationStep } from '../migration-plan.ts';
+import { SQLITE_SCHEMA_TABLES } from '../../schema/store-migrations.ts';
+import { SQLITE_BUCKET_HISTORY_SCHEMA } from './bucket-history.ts';
 
 export interface SqliteMigration extends MigrationStep {
   sql: string;
@@ -187,4 +189,10 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 3, name: 'rollup journal (observations not yet folded)', sql: journalSchema },
   { version: 4, name: 'rollup journal ids never reused', sql: monotonicJournal },
   { version: 5, name: 'fetch failures, sales statistics, exchange rates', sql: liveData },
+  {
+    version: 6,
+    name: 'item schema versions, cursor secret, game read switch',
+    sql: SQLITE_SCHEMA_TABLES,
+  },
+  { version: 7, name: 'attribute bucket history', sql: SQLITE_BUCKET_HISTORY_SCHEMA },
 ];

@@ -5,7 +5,7 @@
  * truth (rollup-folder.ts). Values the rollup codec could not store are refused here, inside
  * the batch's transaction, so a bad value fails its batch instead of every later fold.
  */
-import { MARKET_IDS } from '../../domain/markets.ts';
+import { marketOfCode } from '../../domain/market-codes.ts';
 import { marketOrder, type SideObservation } from '../../pricing/rollups.ts';
 import { requireStorable } from '../rollup-codec.ts';
 
@@ -109,7 +109,7 @@ export function replayJournal(blob: Uint8Array, sink: JournalSink): void {
     );
     if (kind === KIND.sale) sink.sale(own!, all!, price!, size!, time!);
     else {
-      const market = MARKET_IDS[index!]!;
+      const market = marketOfCode(index!)!;
       const side = kind === KIND.ask ? 'ask' : 'bid';
       sink.side(own!, all!, {
         market,

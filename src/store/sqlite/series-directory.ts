@@ -13,7 +13,7 @@ const MAX_CACHED_ITEMS = 100_000;
 
 export const AGGREGATE_MARKET = '';
 
-/** An item's ids by slot: 0 the aggregate, 1 + MARKET_IDS index a market (holes unknown). */
+/** An item's ids by slot: 0 the aggregate, 1 + market code a market (holes unknown). */
 type ItemIds = (number | undefined)[];
 
 /** Per game, per item id. */

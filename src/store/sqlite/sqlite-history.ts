@@ -6,13 +6,7 @@
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
-import {
-  beginSections,
-  nextSales,
-  nextSide,
-  RollupCodecError,
-  sectionsOffset,
-} from '../rollup-codec.ts';
+import { RollupCodecError, SectionReader } from '../rollup-codec.ts';
 import {
   ALL_SECTIONS,
   type HistoryStore,
@@ -22,6 +16,7 @@ import {
 import type { RollupRow, SidePartial } from '../../pricing/rollups.ts';
 import type { SaleCount } from '../../pricing/rollup-volume.ts';
 import { RANGE_HEADER_BYTES, SECTION_BITS } from './rollup-statements.ts';
+import { createSqliteBucketHistory } from './bucket-history.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
 import type { StoreRollups } from './store-rollups.ts';
 
@@ -69,6 +64,7 @@ export function createSqliteHistory(
     const statement = ready().statements.tiers[tier].selectRange(columns.join(','));
     const reused = reuse ? reusableRow() : null;
     const shared: RollupRow = { start: 0, ask: null, bid: null, sales: null };
+    const reader = new SectionReader();
     const askSketch = sketches.includes('ask');
     const bidSketch = sketches.includes('bid');
     const packed = statement.get(id, id, from, from, to, from);
@@ -86,13 +82,13 @@ export function createSqliteHistory(
       for (let bucket = Math.max(first, from); bucket < Math.min(end, to); bucket += 1) {
         const row = reuse ? shared : { ...shared };
         row.start = bucket * width;
-        beginSections(packed, sectionsAt);
+        reader.begin(packed, sectionsAt);
         row.ask =
-          present & SECTION_BITS.ask ? nextSide('ask', row.start, reused?.ask, askSketch) : null;
+          present & SECTION_BITS.ask ? reader.side('ask', row.start, reused?.ask, askSketch) : null;
         row.bid =
-          present & SECTION_BITS.bid ? nextSide('bid', row.start, reused?.bid, bidSketch) : null;
-        row.sales = present & SECTION_BITS.sales ? nextSales(reused?.sales) : null;
-        after = sectionsOffset();
+          present & SECTION_BITS.bid ? reader.side('bid', row.start, reused?.bid, bidSketch) : null;
+        row.sales = present & SECTION_BITS.sales ? reader.sales(reused?.sales) : null;
+        after = reader.offset();
         visit(row);
       }
       if (after < 0) throw new RollupCodecError('range read returned a row outside the range');
@@ -134,5 +130,6 @@ export function createSqliteHistory(
       return counts;
     },
     ...createHistoryUpkeep(db, ready),
+    ...createSqliteBucketHistory(() => db),
   };
 }

@@ -7,6 +7,7 @@ import { manualClock } from '../../domain/clock.ts';
 import { priceStoreContract } from '../contract.ts';
 import { listing, sale, side } from '../contract-fixtures.ts';
 import { appliedMigrations } from './migrate.ts';
+import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 import { queryPlan } from './test-support.ts';
 
@@ -54,13 +55,7 @@ describe('sqlite price store', () => {
     const applied = appliedMigrations(second.db);
     assert.deepEqual(
       applied.map((row) => [row.version, row.appliedAt]),
-      [
-        [1, Date.parse('2026-11-01T00:00:00Z')],
-        [2, Date.parse('2026-11-01T00:00:00Z')],
-        [3, Date.parse('2026-11-01T00:00:00Z')],
-        [4, Date.parse('2026-11-01T00:00:00Z')],
-        [5, Date.parse('2026-11-01T00:00:00Z')],
-      ],
+      SQLITE_MIGRATIONS.map((step) => [step.version, Date.parse('2026-11-01T00:00:00Z')]),
     );
     await second.close();
   });

@@ -1,0 +1,123 @@
+/**
+ * The default `npm start` server as a new user runs it (`pricing serve --source sim`, default
+ * backfill, full catalogs, nothing pinned): time from spawn to first prices on an empty data
+ * dir and on restart, RSS steady (two minutes after first prices) and peak (VmHWM, backfill included),
+ * bytes written to storage projected to a day (/proc/<pid>/io `write_bytes`, see proc(5)), and
+ * `/v1/items/all` latency with gzip.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnServer, type ChildServer } from './harness.ts';
+import { BENCH_ITEM } from './http-reads.ts';
+import { waitForPrices } from './pinned.ts';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
+const DAY_S = 86_400;
+
+interface ProcFigures {
+  rssBytes: number;
+  peakBytes: number;
+  writeBytes: number;
+}
+
+function procFigures(pid: number): ProcFigures {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  const writeBytes = Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0);
+  return { rssBytes: kb('VmRSS') * 1024, peakBytes: kb('VmHWM') * 1024, writeBytes };
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+/** Bytes of every file under `dir` (what the data dir holds, as opposed to what was written). */
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
+
+async function startToPrices(dataDir: string, key: () => string) {
+  const started = performance.now();
+  const args = [BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
+  const server = await spawnServer([...args, '--log-level', 'warn'], 600_000);
+  const pricing = `${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`;
+  await waitForPrices(pricing, key(), 600_000);
+  return { server, seconds: (performance.now() - started) / 1000 };
+}
+
+/** ms from request to the last byte of a gzip-encoded /v1/items/all. */
+function timedItemsAll(url: string, key: string): Promise<{ ms: number; bytes: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const headers = { authorization: `ApiKey ${key}`, 'accept-encoding': 'gzip' };
+    request(url, { headers }, (response) => {
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => {
+        if (response.statusCode !== 200) reject(new Error(`items/all ${response.statusCode}`));
+        else resolve({ ms: performance.now() - started, bytes });
+      });
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+async function itemsAllLatency(server: ChildServer, key: string): Promise<string> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let attempt = 0; attempt < 21; attempt += 1) {
+    const timed = await timedItemsAll(`${server.url}/v1/items/all`, key);
+    if (attempt > 0) times.push(timed.ms);
+    bytes = timed.bytes;
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return `${(bytes / 1024).toFixed(0)} kB gzip; p50 ${at(0.5).toFixed(1)} ms, p90 ${at(0.9).toFixed(1)} ms (20 requests one at a time)`;
+}
+
+/**
+ * RSS is read two minutes after first prices (`settleSeconds` + `windowSeconds`); disk writes
+ * are counted over the last `windowSeconds`, after the first polling wave has settled.
+ */
+export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pricing-footprint-'));
+  const demoKey = () => readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
+  const first = await startToPrices(dataDir, demoKey);
+  console.log(
+    `first start to first prices (empty data dir, default backfill): ${first.seconds.toFixed(1)} s`,
+  );
+  const pid = first.server.child.pid!;
+  try {
+    await new Promise((r) => setTimeout(r, settleSeconds * 1000));
+    const windowStart = procFigures(pid);
+    const sizeBefore = dirBytes(dataDir);
+    await new Promise((r) => setTimeout(r, windowSeconds * 1000));
+    const steady = procFigures(pid);
+    const grown = dirBytes(dataDir) - sizeBefore;
+    const after = settleSeconds + windowSeconds;
+    console.log(
+      `RSS ${after} s after first prices: steady ${mb(steady.rssBytes)}, peak ${mb(steady.peakBytes)} (VmHWM, backfill included)`,
+    );
+    const written = steady.writeBytes - windowStart.writeBytes;
+    const perDay = (written / windowSeconds) * DAY_S;
+    console.log(
+      `disk written (write_bytes): ${mb(written)} in ${windowSeconds} s of steady running, ${(perDay / 1024 ** 3).toFixed(2)} GB per day projected`,
+    );
+    console.log(
+      `data dir growth: ${mb(grown)} in ${windowSeconds} s, ${(((grown / windowSeconds) * DAY_S) / 1024 ** 3).toFixed(2)} GB per day projected`,
+    );
+    console.log(`GET /v1/items/all: ${await itemsAllLatency(first.server, demoKey())}`);
+  } finally {
+    await first.server.stop();
+  }
+  const restart = await startToPrices(dataDir, demoKey);
+  console.log(`restart to first prices (same data dir): ${restart.seconds.toFixed(1)} s`);
+  await restart.server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

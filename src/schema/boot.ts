@@ -1,0 +1,107 @@
+/**
+ * Wiring of the item schema into a process. A serving process (roles `all` and `api`) gets the
+ * schema service (its first build runs in the background; the routes answer 503 until it is
+ * done), the store poll that brings in other processes' changes every second, the game read
+ * switch polled every 250 ms, and catalogs that grow with learned items. An ingesting process
+ * gets the learner and catalogs that grow as it learns.
+ */
+import { loadCs2Registries } from '../catalog/index.ts';
+import type { SluggedCatalog } from '../catalog/create-catalog.ts';
+import type { StoreConfig } from '../config.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { Game } from '../domain/games.ts';
+import { PolledGameReads } from './game-reads.ts';
+import { growingCatalog, type GrowingCatalog } from './growing-catalog.ts';
+import { CatalogLearner } from './learner.ts';
+import { createSchemaStore } from './open-schema-store.ts';
+import { cs2SchemaRegistries, EMPTY_REGISTRIES } from './registries.ts';
+import { SchemaService } from './schema-service.ts';
+
+export const SCHEMA_REFRESH_MS = 1000;
+
+interface BootOptions {
+  config: StoreConfig;
+  clock: Clock;
+  catalogs: Readonly<Record<Game, SluggedCatalog>>;
+  onError: (error: unknown, what: string) => void;
+}
+
+export interface SchemaRuntime {
+  service: SchemaService;
+  gameReads: PolledGameReads;
+  catalogs: Record<Game, GrowingCatalog>;
+  learner: CatalogLearner;
+  /** Resolves when the first build finished (or failed, which onError heard). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+function growAll(catalogs: BootOptions['catalogs']): Record<Game, GrowingCatalog> {
+  return { cs2: growingCatalog(catalogs.cs2), rust: growingCatalog(catalogs.rust) };
+}
+
+async function openRuntime(options: BootOptions) {
+  const store = createSchemaStore(options.config, options.clock);
+  await store.init();
+  const catalogs = growAll(options.catalogs);
+  const service = new SchemaService({
+    store,
+    clock: options.clock,
+    sources: {
+      cs2: {
+        items: options.catalogs.cs2.items,
+        registries: cs2SchemaRegistries(loadCs2Registries()),
+      },
+      rust: { items: options.catalogs.rust.items, registries: EMPTY_REGISTRIES },
+    },
+    onLearned: (game, records) => void catalogs[game].learn(records),
+  });
+  const learner = new CatalogLearner(service, (error) =>
+    options.onError(error, 'learning an item'),
+  );
+  return { store, catalogs, service, learner };
+}
+
+export async function startSchemaServing(options: BootOptions): Promise<SchemaRuntime> {
+  const { store, catalogs, service, learner } = await openRuntime(options);
+  const gameReads = new PolledGameReads(store);
+  await gameReads.refreshNow();
+  gameReads.start(undefined, (error) => options.onError(error, 'reading the game switch'));
+  const ready = service.start().then(
+    () =>
+      service.startRefresh(SCHEMA_REFRESH_MS, (error) => options.onError(error, 'schema refresh')),
+    (error: unknown) => options.onError(error, 'building the item schema'),
+  );
+  return {
+    service,
+    gameReads,
+    catalogs,
+    learner,
+    ready,
+    async close() {
+      gameReads.stop();
+      await ready;
+      service.stop();
+      await store.close();
+    },
+  };
+}
+
+/** For an ingesting process: loaded logs, the learner, catalogs that grow as it learns. */
+export async function startLearning(options: BootOptions): Promise<SchemaRuntime> {
+  const { store, catalogs, service, learner } = await openRuntime(options);
+  await service.load();
+  service.startRefresh(SCHEMA_REFRESH_MS, (error) => options.onError(error, 'schema refresh'));
+  const gameReads = new PolledGameReads(store);
+  return {
+    service,
+    gameReads,
+    catalogs,
+    learner,
+    ready: Promise.resolve(),
+    async close() {
+      service.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * The item schema of both games, kept in step with the store: at start it loads each game's
+ * change log, syncs the package catalog into it (new and changed items get a new version,
+ * vanished package items a removal) and builds the snapshot; `refresh` (polled every second)
+ * picks up what other processes appended (learned items); `learn` adds a name the naming
+ * authority lists. Reads never touch the store: they page the in-memory log.
+ */
+import { slugify } from '../catalog/slug.ts';
+import type { Clock } from '../domain/clock.ts';
+import { GAMES, type Game } from '../domain/games.ts';
+import type { CatalogItem } from '../domain/item.ts';
+import type { PreparedPayload } from '../http/deps.ts';
+import {
+  ChangeLog,
+  nextVersion,
+  planChanges,
+  type DesiredRecord,
+  type LogEntry,
+} from './change-log.ts';
+import { learnedRecord, recordHash, schemaRecord, type SchemaRecord } from './records.ts';
+import type { SchemaRegistries } from './registries.ts';
+import type { SchemaStore } from './schema-store.ts';
+import { prepareSnapshot, snapshotBody } from './snapshot.ts';
+
+export interface GameSource {
+  /** The package catalog's items (learned items are not among them). */
+  items: readonly CatalogItem[];
+  registries: SchemaRegistries;
+}
+
+export interface SchemaServiceOptions {
+  store: SchemaStore;
+  clock: Clock;
+  sources: Readonly<Record<Game, GameSource>>;
+  gzipLevel?: number;
+  /** Hears learned records as they enter the log (to make them priceable). */
+  onLearned?: (game: Game, records: readonly SchemaRecord[]) => void;
+}
+
+interface GameState {
+  log: ChangeLog;
+  payload: PreparedPayload | null;
+}
+
+export class SchemaService {
+  private readonly states = new Map<Game, GameState>();
+  private secret: Buffer | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private serving = false;
+
+  constructor(private readonly options: SchemaServiceOptions) {
+    for (const game of GAMES) this.states.set(game, { log: new ChangeLog(), payload: null });
+  }
+
+  /** Loads, syncs the package catalog and builds every snapshot (a serving process). */
+  async start(): Promise<void> {
+    const secret = await this.options.store.cursorSecret();
+    for (const game of GAMES) {
+      this.absorb(game, await this.options.store.entriesAfter(game, 0));
+      await this.sync(game, await desiredInSlices(this.options.sources[game].items), true);
+      await this.rebuild(game);
+    }
+    this.serving = true;
+    this.secret = secret;
+  }
+
+  /** Loads the logs only (an ingest process that learns items and serves nothing). */
+  async load(): Promise<void> {
+    for (const game of GAMES) {
+      const log = this.state(game).log;
+      this.absorb(game, await this.options.store.entriesAfter(game, log.head()));
+    }
+  }
+
+  /** Polls the store for other processes' changes every `intervalMs`. */
+  startRefresh(intervalMs = 1000, onError: (error: unknown) => void = () => {}): void {
+    this.stop();
+    this.timer = setInterval(() => void this.refresh().catch(onError), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  async refresh(): Promise<void> {
+    for (const game of GAMES) {
+      const newer = await this.options.store.entriesAfter(game, this.state(game).log.head());
+      if (newer.length === 0) continue;
+      this.absorb(game, newer);
+      if (this.serving) await this.rebuild(game);
+    }
+  }
+
+  /** A name the naming authority lists: a learned item unless the log already has it live. */
+  async learn(game: Game, marketHashName: string, market: string): Promise<boolean> {
+    const log = this.state(game).log;
+    const live = [...log.latest().values()].filter((entry) => !entry.removed);
+    if (live.some((entry) => entry.record.marketHashName === marketHashName)) return false;
+    const slugs = new Set(live.map((entry) => entry.record.slug));
+    const record = learnedRecord(game, marketHashName, '', market);
+    record.slug = freeSlug(slugify(marketHashName), record.id, slugs);
+    const appended = await this.sync(game, [{ ...desire(record), source: 'learned' }], false);
+    if (appended.length > 0 && this.serving) await this.rebuild(game);
+    return appended.length > 0;
+  }
+
+  /** null until the first build after start. */
+  snapshot(game: Game): PreparedPayload | null {
+    return this.state(game).payload;
+  }
+
+  log(game: Game): ChangeLog {
+    return this.state(game).log;
+  }
+
+  registries(game: Game): SchemaRegistries {
+    return this.options.sources[game].registries;
+  }
+
+  /** The cursor secret; null until started. */
+  cursorSecret(): Buffer | null {
+    return this.secret;
+  }
+
+  private state(game: Game): GameState {
+    return this.states.get(game)!;
+  }
+
+  private absorb(game: Game, entries: readonly LogEntry[]): void {
+    this.state(game).log.append(entries);
+    const learned = entries.filter((entry) => entry.source === 'learned' && !entry.removed);
+    if (learned.length > 0) {
+      this.options.onLearned?.(
+        game,
+        learned.map((entry) => entry.record),
+      );
+    }
+  }
+
+  private async sync(
+    game: Game,
+    desired: readonly DesiredRecord[],
+    removeMissing: boolean,
+  ): Promise<LogEntry[]> {
+    const log = this.state(game).log;
+    const result = await this.options.store.sync(game, log.head(), (newer) => {
+      this.absorb(game, newer);
+      const version = nextVersion(log.head(), this.options.clock.now());
+      return planChanges(log.latest(), desired, removeMissing, version);
+    });
+    this.absorb(game, result.appended);
+    return result.appended;
+  }
+
+  private async rebuild(game: Game): Promise<void> {
+    const state = this.state(game);
+    const body = snapshotBody(state.log, this.options.sources[game].registries);
+    state.payload = await prepareSnapshot(body, this.options.clock.now(), this.options.gzipLevel);
+  }
+}
+
+const SLICE_ITEMS = 2000;
+
+/** Records and hashes a slice at a time, yielding between slices (the HTTP thread stays live). */
+async function desiredInSlices(items: readonly CatalogItem[]): Promise<DesiredRecord[]> {
+  const desired: DesiredRecord[] = [];
+  for (let start = 0; start < items.length; start += SLICE_ITEMS) {
+    for (const item of items.slice(start, start + SLICE_ITEMS))
+      desired.push(desire(schemaRecord(item)));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return desired;
+}
+
+function desire(record: SchemaRecord): DesiredRecord {
+  return { record, hash: recordHash(record), source: 'catalog' };
+}
+
+function freeSlug(base: string, id: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  return `${base}-${id.slice(id.indexOf('_') + 1, id.indexOf('_') + 7)}`;
+}

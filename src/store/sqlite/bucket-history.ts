@@ -1,0 +1,151 @@
+/**
+ * Attribute-bucket history in SQLite (the bucket half of the HistoryStore port): one row per
+ * (bucket id, tier, bucket start) in the prices file, merged by an upsert that follows
+ * src/attributes/bucket-history.ts `mergeRollup` (every right-hand side reads the old row).
+ * Written in one transaction per call; retention deletes rows whose bucket ENDS at or before the
+ * cutoff, oldest first, at most `maxRows` per call.
+ */
+import type Database from 'better-sqlite3';
+import type { BucketObservation, BucketRollup } from '../../attributes/bucket-history.ts';
+import { rollupOf } from '../../attributes/bucket-history.ts';
+import { TIERS, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
+import type { HistoryStore } from '../history-store.ts';
+
+export const SQLITE_BUCKET_HISTORY_SCHEMA = `
+CREATE TABLE attribute_rollups (
+  bucket_id TEXT NOT NULL,
+  tier TEXT NOT NULL,
+  start INTEGER NOT NULL,
+  open_ask INTEGER NOT NULL,
+  high_ask INTEGER NOT NULL,
+  low_ask INTEGER NOT NULL,
+  close_ask INTEGER NOT NULL,
+  ask_sum INTEGER NOT NULL,
+  ask_n INTEGER NOT NULL,
+  close_bid INTEGER,
+  ask_count INTEGER NOT NULL,
+  bid_count INTEGER,
+  first_at INTEGER NOT NULL,
+  last_at INTEGER NOT NULL,
+  PRIMARY KEY (bucket_id, tier, start)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX attribute_rollups_by_age ON attribute_rollups (tier, start);
+`;
+
+const UPSERT = `
+INSERT INTO attribute_rollups (bucket_id, tier, start, open_ask, high_ask, low_ask, close_ask,
+  ask_sum, ask_n, close_bid, ask_count, bid_count, first_at, last_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (bucket_id, tier, start) DO UPDATE SET
+  open_ask = CASE WHEN excluded.first_at < first_at THEN excluded.open_ask ELSE open_ask END,
+  high_ask = MAX(high_ask, excluded.high_ask),
+  low_ask = MIN(low_ask, excluded.low_ask),
+  close_ask = CASE WHEN excluded.last_at >= last_at THEN excluded.close_ask ELSE close_ask END,
+  ask_sum = ask_sum + excluded.ask_sum,
+  ask_n = ask_n + excluded.ask_n,
+  close_bid = CASE WHEN excluded.last_at >= last_at THEN excluded.close_bid ELSE close_bid END,
+  ask_count = CASE WHEN excluded.last_at >= last_at THEN excluded.ask_count ELSE ask_count END,
+  bid_count = CASE WHEN excluded.last_at >= last_at THEN excluded.bid_count ELSE bid_count END,
+  first_at = MIN(first_at, excluded.first_at),
+  last_at = MAX(last_at, excluded.last_at)
+WHERE excluded.first_at <> attribute_rollups.first_at
+  AND excluded.first_at <> attribute_rollups.last_at`;
+
+const SELECT = `
+SELECT bucket_id, start, open_ask, high_ask, low_ask, close_ask, ask_sum, ask_n, close_bid,
+  ask_count, bid_count, first_at, last_at
+FROM attribute_rollups WHERE bucket_id = ? AND tier = ? AND start >= ? AND start < ?
+ORDER BY start`;
+
+type Row = [
+  string,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number | null,
+  number,
+  number | null,
+  number,
+  number,
+];
+
+type BucketHistory = Pick<
+  HistoryStore,
+  'recordBucketObservations' | 'readBucketRollups' | 'deleteBucketRollupsBefore'
+>;
+
+export function createSqliteBucketHistory(db: () => Database.Database): BucketHistory {
+  let prepared: ReturnType<typeof prepare> | null = null;
+  const statements = () => (prepared ??= prepare(db()));
+  return {
+    async recordBucketObservations(observations) {
+      if (observations.length > 0) statements().record(observations);
+    },
+    async readBucketRollups(bucketId, tier, fromMs, toMs) {
+      const rows = statements().select.all(bucketId, tier, fromMs, toMs) as Row[];
+      return rows.map(rowToRollup);
+    },
+    async deleteBucketRollupsBefore(tier, beforeMs, maxRows) {
+      const cutoff = beforeMs - TIER_MS[tier];
+      return statements().remove.run(tier, cutoff, Math.max(1, maxRows)).changes;
+    },
+  };
+}
+
+function prepare(db: Database.Database) {
+  const upsert = db.prepare(UPSERT);
+  const select = db.prepare(SELECT).raw(true);
+  const remove = db.prepare(
+    `DELETE FROM attribute_rollups WHERE (bucket_id, tier, start) IN (
+       SELECT bucket_id, tier, start FROM attribute_rollups
+       WHERE tier = ? AND start <= ? ORDER BY start LIMIT ?)`,
+  );
+  const record = db.transaction((observations: readonly BucketObservation[]) => {
+    for (const observation of observations) {
+      for (const tier of TIERS) upsert.run(...rollupValues(rollupOf(observation, tier), tier));
+    }
+  });
+  return { record, select, remove };
+}
+
+function rollupValues(row: BucketRollup, tier: Tier): unknown[] {
+  return [
+    row.bucketId,
+    tier,
+    row.start,
+    row.open,
+    row.high,
+    row.low,
+    row.close,
+    row.askSum,
+    row.askN,
+    row.closeBid,
+    row.askCount,
+    row.bidCount,
+    row.firstAt,
+    row.lastAt,
+  ];
+}
+
+function rowToRollup(row: Row): BucketRollup {
+  const [bucketId, start, open, high, low, close, askSum, askN, closeBid, askCount, bidCount] = row;
+  return {
+    bucketId,
+    start,
+    open,
+    high,
+    low,
+    close,
+    askSum,
+    askN,
+    closeBid,
+    askCount,
+    bidCount,
+    firstAt: row[11],
+    lastAt: row[12],
+  };
+}

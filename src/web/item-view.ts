@@ -1,0 +1,128 @@
+/**
+ * The item page: facts, NBBO and execution quotes, suggested price, the per-market table and
+ * the depth chart refresh every ITEM_REFRESH_MS without a reload; the history chart (10m / 1h /
+ * 1d; sell offers, buy orders, sales volume; per-market overlay) every HISTORY_REFRESH_MS.
+ */
+import type { TerminalInterval } from '../terminal/schemas.ts';
+import { api, RateLimited, type Game, type ItemData } from './api.ts';
+import { DepthChart, HistoryChart, type HistorySets } from './charts.ts';
+import { el, replaceChildren } from './dom.ts';
+import { liquidityPanel, listingsPanel } from './extras-panels.ts';
+import { age } from './format.ts';
+import { factsPanel, marketTable, nbboPanel, suggestionPanel } from './item-tables.ts';
+import { poll } from './poller.ts';
+
+export const ITEM_REFRESH_MS = 3_000;
+export const HISTORY_REFRESH_MS = 60_000;
+
+function errorText(error: unknown): string {
+  if (error instanceof RateLimited) return `Rate limited: retrying in ${error.retryAfterSeconds}s`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function mountItem(view: HTMLElement, game: Game, name: string): () => void {
+  const status = el('div', { class: 'status-line', id: 'item-status' }, 'Loading…');
+  const facts = el('div', { id: 'facts' });
+  const nbbo = el('div', { id: 'nbbo-slot' });
+  const suggestion = el('div', { id: 'suggestion-slot' });
+  const table = el('div', { class: 'table-wrap' });
+  const liquidity = el('div', { id: 'liquidity-slot' });
+  const listings = el('div', { id: 'listings-slot' });
+  const depthBox = el('div', { class: 'chart', 'data-chart': 'depth' });
+  const historyBox = el('div', { class: 'chart tall', 'data-chart': 'history' });
+  const intervals = el('div', { class: 'toggles', role: 'group', 'aria-label': 'Interval' });
+  const overlay = el('input', { type: 'checkbox', id: 'overlay' });
+  let interval: TerminalInterval = '10m';
+  for (const choice of ['10m', '1h', '1d'] as const) {
+    const button = el(
+      'button',
+      {
+        type: 'button',
+        'data-interval': choice,
+        'aria-pressed': choice === interval ? 'true' : 'false',
+      },
+      choice,
+    );
+    button.addEventListener('click', () => {
+      interval = choice;
+      for (const other of intervals.querySelectorAll('button'))
+        other.setAttribute('aria-pressed', String(other === button));
+      void loadHistory();
+    });
+    intervals.append(button);
+  }
+  overlay.addEventListener('change', () => void loadHistory());
+
+  replaceChildren(
+    view,
+    el(
+      'div',
+      { class: 'item-page' },
+      el('div', { class: 'item-head' }, facts, status),
+      el('div', { class: 'cards' }, nbbo, suggestion),
+      el('section', { class: 'card' }, el('h2', {}, 'Markets'), table),
+      el('section', { class: 'card' }, el('h2', {}, 'Depth (merged, cumulative units)'), depthBox),
+      el(
+        'section',
+        { class: 'card wide' },
+        el(
+          'div',
+          { class: 'card-head' },
+          el('h2', {}, 'History'),
+          intervals,
+          el('label', { class: 'check' }, overlay, ' per market'),
+        ),
+        historyBox,
+        el(
+          'p',
+          { class: 'muted small' },
+          'Red: best ask (sell offers). Green: best bid (buy orders). Bars: sales in the trailing window.',
+        ),
+      ),
+      liquidity,
+      listings,
+    ),
+  );
+
+  const depth = new DepthChart(depthBox);
+  const history = new HistoryChart(historyBox);
+  let last: ItemData | null = null;
+
+  const render = (data: ItemData) => {
+    const now = Date.now();
+    if (!last) replaceChildren(facts, factsPanel(data));
+    replaceChildren(nbbo, nbboPanel(data));
+    replaceChildren(suggestion, suggestionPanel(data));
+    replaceChildren(table, marketTable(data, now));
+    replaceChildren(liquidity, liquidityPanel(data));
+    replaceChildren(listings, listingsPanel(data));
+    depth.update(data.depth);
+    status.textContent = `Live · updated ${age(data.pricing.calculatedAt, now)} ago · ${data.pricing.freshMarketCount}/${data.pricing.marketCount} markets fresh`;
+    status.className = 'status-line live';
+    last = data;
+  };
+
+  const loadHistory = async () => {
+    const [asks, bids, sales, byMarket] = await Promise.all([
+      api.history(game, name, interval, 'SELL_OFFER'),
+      api.history(game, name, interval, 'BUY_ORDER'),
+      api.history(game, name, interval, 'SALE_HISTORY'),
+      overlay.checked ? api.historyByMarket(game, name, interval) : Promise.resolve(null),
+    ]);
+    const sets: HistorySets = { asks, bids, sales, byMarket };
+    history.update(sets);
+  };
+
+  const showError = (error: unknown) => {
+    status.textContent = errorText(error);
+    status.className = 'status-line error';
+  };
+  const itemPoll = poll(ITEM_REFRESH_MS, async () => render(await api.item(game, name)), showError);
+  const historyPoll = poll(HISTORY_REFRESH_MS, loadHistory, showError);
+  return () => {
+    itemPoll.stop();
+    historyPoll.stop();
+    depth.destroy();
+    history.destroy();
+  };
+}
