@@ -240,6 +240,15 @@ const terminalItem: Check = (body) => {
 
 const terminalHistory: Check = (body) => nonEmpty(body.history, 'history');
 
+const terminalBuckets: Check = (body) => {
+  nonEmpty(body.items, 'items');
+  for (const item of body.items) nonEmpty(item.buckets, `buckets of ${item.market}`);
+  const kinds = new Set(
+    body.items.flatMap((item: Body) => item.buckets.map((b: Body) => b.attributeTypes.join('+'))),
+  );
+  assert.ok(kinds.has('float'), 'no float band');
+};
+
 const terminalMarkets: Check = (body) => {
   nonEmpty(body.health, 'health');
   assert.ok(
@@ -276,6 +285,7 @@ const RULES: [RegExp, Check][] = [
   [/^\/terminal\/api\/item$/, terminalItem],
   [/^\/terminal\/api\/history$/, terminalHistory],
   [/^\/terminal\/api\/markets$/, terminalMarkets],
+  [/^\/terminal\/api\/buckets$/, terminalBuckets],
   [/^\/v[12]\/pricing\/[^/]+\/listings$/, listings],
   [/^\/v1\/(?:attribute-prices|markets\/buff163)\/latest$/, attributeLatest],
   [/^\/v1\/(?:attribute-prices|markets\/buff163)\/history$/, attributeHistory],

@@ -2,9 +2,10 @@
  * The web terminal in a real browser (playwright-core driving Debian's chromium) against the
  * real `pricing serve --source sim` on a temp data dir: search and open an item with the
  * keyboard; the per-market table (each price traceable to the API), depth chart and history
- * chart render with data; a price change reaches the open page without a reload; stale markets
- * are marked; the markets board has 48 bars per market; phone and desktop widths fit; no console
- * errors; the per-IP limit answers 429. Screenshots go to $TERMINAL_SCREENSHOTS (docs/ to
+ * chart render with data; a price change reaches the open page without a reload; the float /
+ * phase buckets panel shows the buckets the page received; stale markets are marked; the
+ * markets board has 48 bars per market; phone and desktop widths fit; no console errors; the
+ * per-IP limit answers 429. Screenshots go to $TERMINAL_SCREENSHOTS (docs/ to
  * refresh the README's) or a temp dir.
  */
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { childEnv, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import { bucketItem, checkBucketsPanel } from './terminal-browser-buckets.ts';
 import {
   eventually,
   launchChromium,
@@ -200,6 +202,10 @@ describe('web terminal in chromium', () => {
       'a moved ask, equal to the API, on the open page',
     );
     assert.equal(await page.evaluate(() => (window as unknown as { marker: number }).marker), 42);
+  });
+
+  test('the float / phase buckets panel shows the API buckets, kept current by polling', async () => {
+    await checkBucketsPanel(page, server.baseUrl, await bucketItem(server.baseUrl, key));
   });
 
   test('the markets board shows 48 health bars for every market', async () => {

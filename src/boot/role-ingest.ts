@@ -10,7 +10,7 @@
  */
 import type { Logger } from 'pino';
 import { loadCatalogs } from '../catalog/index.ts';
-import { startLearning } from '../schema/boot.ts';
+import { startLearningWhenLive } from '../schema/boot.ts';
 import type { ServeConfig } from '../config.ts';
 import { MINUTE, type Clock } from '../domain/clock.ts';
 import { MARKET_IDS } from '../domain/markets.ts';
@@ -109,15 +109,7 @@ export async function startIngestRole(
     const owner = leaseOwner();
     const publisher = createChangePublisher(bus, `ingest:${owner}`, logger);
     closers.push(() => publisher.flush());
-    const learning =
-      config.source === 'live'
-        ? await startLearning({
-            config,
-            clock,
-            catalogs: loadCatalogs(),
-            onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
-          })
-        : null;
+    const learning = await startLearningWhenLive(config, clock, logger);
     if (learning) closers.push(() => learning.close());
     const catalogs = learning?.catalogs ?? loadCatalogs();
     if (config.source === 'sim') {

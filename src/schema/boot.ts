@@ -5,7 +5,7 @@
  * switch polled every 250 ms, and catalogs that grow with learned items. An ingesting process
  * gets the learner and catalogs that grow as it learns.
  */
-import { loadCs2Registries } from '../catalog/index.ts';
+import { loadCatalogs, loadCs2Registries } from '../catalog/index.ts';
 import type { SluggedCatalog } from '../catalog/create-catalog.ts';
 import type { StoreConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -104,4 +104,22 @@ export async function startLearning(options: BootOptions): Promise<SchemaRuntime
       await store.close();
     },
   };
+}
+
+/**
+ * The learning runtime of an ingest process when it reads live markets (the naming authority's
+ * new names grow the catalog there); null for the simulator and imports.
+ */
+export async function startLearningWhenLive(
+  config: StoreConfig & { source: string },
+  clock: Clock,
+  logger: { error(fields: object, message: string): void },
+): Promise<SchemaRuntime | null> {
+  if (config.source !== 'live') return null;
+  return startLearning({
+    config,
+    clock,
+    catalogs: loadCatalogs(),
+    onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
+  });
 }

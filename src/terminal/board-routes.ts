@@ -6,11 +6,11 @@
  *   options), stale legs flagged, as /v1/arbitrage/opportunities with its defaults.
  */
 import { Type } from '@sinclair/typebox';
-import { isCashExecutable, MARKETS_BY_GAME, type MarketId } from '../domain/markets.ts';
-import type { FetchRecord } from '../domain/quote.ts';
+import { isCashExecutable, MARKETS_BY_GAME } from '../domain/markets.ts';
 import type { Game } from '../domain/games.ts';
 import type { App } from '../http/app-type.ts';
-import { lastSuccessByMarket, recentFetches, type BookViews } from '../http/book-views.ts';
+import type { BookViews } from '../http/book-views.ts';
+import { readMarketHealth } from '../http/market-health-rows.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { errorResponses, GameQuery } from '../http/schemas/common.ts';
 import { DEFAULT_FEE_MODEL, feesFor } from '../markets/fees.ts';
@@ -21,14 +21,12 @@ import {
 } from '../pricing/arbitrage.ts';
 import { freshnessReport } from '../pricing/freshness-status.ts';
 import { latencyReport } from '../pricing/latency-stats.ts';
-import { marketHealthRow } from '../pricing/market-health.ts';
 import { terminalGate } from './limit.ts';
 import { ArbitrageView, MarketsBoard } from './schemas.ts';
 
 export const TERMINAL_ARBITRAGE_LIMIT = 25;
 
 export function boardRoutes(app: App, deps: AppDeps, views: BookViews): void {
-  const marketsFor = deps.marketsForGame ?? ((game: Game) => MARKETS_BY_GAME[game]);
   const feeModel = deps.feeModel ?? DEFAULT_FEE_MODEL;
   const sellMarkets = MARKETS_BY_GAME.cs2.filter(
     (market) => isCashExecutable(market) && feesFor(feeModel, market).cashWithdrawable,
@@ -36,25 +34,12 @@ export function boardRoutes(app: App, deps: AppDeps, views: BookViews): void {
 
   const board = (game: Game) => {
     const now = deps.clock.now();
-    const markets = marketsFor(game);
-    const records = recentFetches(deps.fetchHistory, game, now);
-    const last = lastSuccessByMarket(deps.book, deps.fetchHistory, game, markets, records);
-    const byMarket = new Map<MarketId, FetchRecord[]>(markets.map((market) => [market, []]));
-    for (const record of records) byMarket.get(record.market)?.push(record);
-    const stats = views.marketStats(game);
-    const health = markets.map((market) =>
-      marketHealthRow(
-        {
-          market,
-          cadenceMs: deps.marketCadence(market),
-          lastSuccessAt: last.get(market) ?? null,
-          records: byMarket.get(market) ?? [],
-          book: stats.get(market),
-          note: deps.marketNote?.(market) ?? null,
-        },
-        now,
-      ),
-    );
+    const {
+      markets,
+      records,
+      lastSuccess: last,
+      rows: health,
+    } = readMarketHealth(deps, views, game, now);
     const freshness = freshnessReport(
       markets.map((market) => ({ market, lastUpdate: last.get(market) ?? null })),
       now,

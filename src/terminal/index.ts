@@ -7,6 +7,7 @@ import type { App } from '../http/app-type.ts';
 import type { BookViews } from '../http/book-views.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { boardRoutes } from './board-routes.ts';
+import { bucketRoutes } from './buckets.ts';
 import { itemRoutes } from './item-routes.ts';
 import { staticRoutes } from './static-routes.ts';
 
@@ -14,4 +15,5 @@ export async function terminalRoutes(app: App, deps: AppDeps, views: BookViews):
   await staticRoutes(app);
   itemRoutes(app, deps, views);
   boardRoutes(app, deps, views);
+  bucketRoutes(app, deps);
 }

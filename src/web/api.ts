@@ -5,6 +5,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { History, HistoryByMarket } from '../http/schemas/history.ts';
+import type { ItemBuckets } from '../terminal/buckets.ts';
 import type {
   ArbitrageView,
   ItemView,
@@ -20,6 +21,7 @@ export type BoardData = Static<typeof MarketsBoard>;
 export type ArbitrageData = Static<typeof ArbitrageView>;
 export type HistoryData = Static<typeof History>;
 export type HistoryByMarketData = Static<typeof HistoryByMarket>;
+export type BucketsData = Static<typeof ItemBuckets>;
 export type ListingType = 'SELL_OFFER' | 'BUY_ORDER' | 'SALE_HISTORY';
 
 export class RateLimited extends Error {
@@ -56,6 +58,7 @@ export const api = {
       interval,
       listingType: 'SELL_OFFER',
     }),
+  buckets: (name: string) => read<BucketsData>('buckets', { name }),
   markets: (game: Game) => read<BoardData>('markets', { game }),
   arbitrage: () => read<ArbitrageData>('arbitrage', {}),
 };

@@ -1,10 +1,12 @@
 /**
- * The item page: facts, NBBO and execution quotes, suggested price, the per-market table and
- * the depth chart refresh every ITEM_REFRESH_MS without a reload; the history chart (10m / 1h /
- * 1d; sell offers, buy orders, sales volume; per-market overlay) every HISTORY_REFRESH_MS.
+ * The item page: facts, NBBO and execution quotes, suggested price, the per-market table, the
+ * depth chart, liquidity, listings and the float / phase buckets (CS2) refresh every
+ * ITEM_REFRESH_MS without a reload; the history chart (10m / 1h / 1d; sell offers, buy orders,
+ * sales volume; per-market overlay) every HISTORY_REFRESH_MS.
  */
 import type { TerminalInterval } from '../terminal/schemas.ts';
-import { api, RateLimited, type Game, type ItemData } from './api.ts';
+import { api, RateLimited, type BucketsData, type Game, type ItemData } from './api.ts';
+import { bucketsPanel } from './buckets-panel.ts';
 import { DepthChart, HistoryChart, type HistorySets } from './charts.ts';
 import { el, replaceChildren } from './dom.ts';
 import { liquidityPanel, listingsPanel } from './extras-panels.ts';
@@ -28,6 +30,7 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
   const table = el('div', { class: 'table-wrap' });
   const liquidity = el('div', { id: 'liquidity-slot' });
   const listings = el('div', { id: 'listings-slot' });
+  const buckets = el('div', { id: 'buckets-slot', class: 'wide' });
   const depthBox = el('div', { class: 'chart', 'data-chart': 'depth' });
   const historyBox = el('div', { class: 'chart tall', 'data-chart': 'history' });
   const intervals = el('div', { class: 'toggles', role: 'group', 'aria-label': 'Interval' });
@@ -81,6 +84,7 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
       ),
       liquidity,
       listings,
+      buckets,
     ),
   );
 
@@ -88,7 +92,7 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
   const history = new HistoryChart(historyBox);
   let last: ItemData | null = null;
 
-  const render = (data: ItemData) => {
+  const render = (data: ItemData, bucketData: BucketsData | null) => {
     const now = Date.now();
     if (!last) replaceChildren(facts, factsPanel(data));
     replaceChildren(nbbo, nbboPanel(data));
@@ -96,6 +100,7 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
     replaceChildren(table, marketTable(data, now));
     replaceChildren(liquidity, liquidityPanel(data));
     replaceChildren(listings, listingsPanel(data));
+    if (bucketData) replaceChildren(buckets, bucketsPanel(bucketData));
     depth.update(data.depth);
     status.textContent = `Live · updated ${age(data.pricing.calculatedAt, now)} ago · ${data.pricing.freshMarketCount}/${data.pricing.marketCount} markets fresh`;
     status.className = 'status-line live';
@@ -117,7 +122,15 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
     status.textContent = errorText(error);
     status.className = 'status-line error';
   };
-  const itemPoll = poll(ITEM_REFRESH_MS, async () => render(await api.item(game, name)), showError);
+  // Float / phase buckets exist for CS2 only; they refresh with the rest of the page.
+  const loadItem = async () => {
+    const [data, bucketData] = await Promise.all([
+      api.item(game, name),
+      game === 'cs2' ? api.buckets(name) : Promise.resolve(null),
+    ]);
+    render(data, bucketData);
+  };
+  const itemPoll = poll(ITEM_REFRESH_MS, loadItem, showError);
   const historyPoll = poll(HISTORY_REFRESH_MS, loadHistory, showError);
   return () => {
     itemPoll.stop();

@@ -17,7 +17,7 @@ import {
 } from '../schemas/attribute-prices.ts';
 import { errorResponses, KEY_GATED_ERRORS, MarketsQuery, StringEnum } from '../schemas/common.ts';
 import { historyStore } from './history.ts';
-import { AttributeBook } from '../../attributes/attribute-book.ts';
+import { sharedAttributeBook } from '../shared-attribute-book.ts';
 import {
   historyEnvelope,
   latestEnvelope,
@@ -107,8 +107,7 @@ function nativeMarket(market: string): MarketId {
 }
 
 export function attributePricesRoutes(app: App, deps: AppDeps): void {
-  const book = new AttributeBook(deps.book, deps.catalogs.cs2);
-  app.addHook('onClose', async () => book.close());
+  const book = sharedAttributeBook(app, deps);
   const catalog = deps.catalogs.cs2;
 
   const latest = (query: LatestQuery, scope: Scope) => {

@@ -4,16 +4,13 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { MARKETS_BY_GAME } from '../../domain/markets.ts';
-import { marketHealthRow } from '../../pricing/market-health.ts';
 import type { App } from '../app-type.ts';
-import { lastSuccessByMarket, recentFetches, type BookViews } from '../book-views.ts';
+import type { BookViews } from '../book-views.ts';
+import { readMarketHealth } from '../market-health-rows.ts';
 import type { AppDeps } from '../deps.ts';
 import { healthGate } from '../plugins/health-limit.ts';
 import { errorResponses, GameQuery } from '../schemas/common.ts';
 import { MarketHealthRows } from '../schemas/status.ts';
-import type { FetchRecord } from '../../domain/quote.ts';
-import type { MarketId } from '../../domain/markets.ts';
 
 const description =
   'No key. status: live when the last successful fetch is within 2 cadences of the market, ' +
@@ -21,31 +18,8 @@ const description =
   '(2 live, 1 degraded, 0 down, null unknown). About 60 requests a minute per IP.';
 
 export function healthRoutes(app: App, deps: AppDeps, views: BookViews): void {
-  const marketsFor = deps.marketsForGame ?? ((game) => MARKETS_BY_GAME[game]);
-
-  const rows = (request: FastifyRequest) => {
-    const now = deps.clock.now();
-    const game = request.game;
-    const markets = marketsFor(game);
-    const records = recentFetches(deps.fetchHistory, game, now);
-    const last = lastSuccessByMarket(deps.book, deps.fetchHistory, game, markets, records);
-    const byMarket = new Map<MarketId, FetchRecord[]>(markets.map((market) => [market, []]));
-    for (const record of records) byMarket.get(record.market)?.push(record);
-    const stats = views.marketStats(game);
-    return markets.map((market) =>
-      marketHealthRow(
-        {
-          market,
-          cadenceMs: deps.marketCadence(market),
-          lastSuccessAt: last.get(market) ?? null,
-          records: byMarket.get(market) ?? [],
-          book: stats.get(market),
-          note: deps.marketNote?.(market) ?? null,
-        },
-        now,
-      ),
-    );
-  };
+  const rows = (request: FastifyRequest) =>
+    readMarketHealth(deps, views, request.game, deps.clock.now()).rows;
 
   const ERRORS = errorResponses(400, 429, 500);
   app.get(

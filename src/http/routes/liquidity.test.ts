@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { HOUR, MINUTE } from '../../domain/clock.ts';
 import { evenSales } from '../../liquidity/test-fixtures.ts';
 import { ask } from '../../pricing/snapshot-fixtures.ts';
-import { auth, buildHarness, KEYS } from '../test-support.ts';
+import type { CatalogItem } from '../../domain/item.ts';
+import { auth, buildHarness, CS2_ITEMS, KEYS, RUST_ITEMS, testCatalog } from '../test-support.ts';
 
 const REDLINE = 'AK-47 | Redline (Field-Tested)';
 const path = (prefix: string, name = REDLINE) => `${prefix}/${encodeURIComponent(name)}`;
@@ -164,6 +165,121 @@ describe('200', () => {
     });
     assert.equal(response.statusCode, 200);
     assert.equal(response.json().results[0].metrics.length, 1);
+  });
+});
+
+describe('batch item selectors', () => {
+  const storm = (id: string, mark: string, slug: string): CatalogItem => ({
+    id,
+    game: 'cs2',
+    marketHashName: `Desert Eagle | Sunset Storm ${mark} (Factory New)`,
+    slug,
+    category: 'skin',
+  });
+  const STORM_SLUG = 'desert-eagle-sunset-storm-factory-new';
+  const withStorms = () =>
+    buildHarness({
+      catalogs: {
+        cs2: testCatalog('cs2', [
+          ...CS2_ITEMS,
+          storm('cs2-storm-1', '壱', STORM_SLUG),
+          storm('cs2-storm-2', '弐', `${STORM_SLUG}-2`),
+        ]),
+        rust: testCatalog('rust', RUST_ITEMS),
+      },
+    });
+  const batch = (
+    app: Awaited<ReturnType<typeof buildHarness>>['app'],
+    url: string,
+    names: string[],
+  ) =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: auth(KEYS.pro),
+      payload: { marketHashNames: names },
+    });
+  const names = (body: { results: { marketHashName: string }[] }) =>
+    body.results.map((row) => row.marketHashName);
+
+  test('by canonical id, by slug and by name in any case: the canonical name, each item once', async () => {
+    const { app } = await seeded();
+    const response = await batch(app, '/v2/liquidity/batch?game=cs2', [
+      'cs2-asiimov-ft',
+      'ak-47-redline-field-tested',
+      REDLINE,
+      'cs2-redline-ft',
+      'awp | asiimov (field-tested)',
+    ]);
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json();
+    assert.deepEqual(names(body), ['AWP | Asiimov (Field-Tested)', REDLINE]);
+    assert.deepEqual(
+      body.results.map((row: { canonicalItemId: string }) => row.canonicalItemId),
+      ['cs2-asiimov-ft', 'cs2-redline-ft'],
+    );
+    assert.equal(body.results[1].liquidityBadge, 'EXTREMELY_LIQUID');
+    assert.deepEqual(body.notFound, []);
+    assert.equal(body.requested, 5);
+  });
+
+  test('/v1 takes the same selectors; /v2 resolves within its game', async () => {
+    const { app } = await seeded();
+    const v1 = await batch(app, '/v1/liquidity/batch', [
+      'tempered-ak47',
+      'ak-47-redline-field-tested',
+    ]);
+    assert.deepEqual(names(v1.json()), [REDLINE]);
+    assert.deepEqual(v1.json().notFound, ['tempered-ak47']);
+    const rust = await batch(app, '/v2/liquidity/batch?game=rust', [
+      'tempered-ak47',
+      'rust-tempered-ak',
+      'ak-47-redline-field-tested',
+    ]);
+    assert.equal(rust.statusCode, 200, rust.body);
+    assert.deepEqual(names(rust.json()), ['Tempered AK47']);
+    assert.deepEqual(rust.json().notFound, ['ak-47-redline-field-tested']);
+  });
+
+  test('unknown entries go to notFound once each, in request order', async () => {
+    const { app } = await seeded();
+    const response = await batch(app, '/v2/liquidity/batch?game=cs2', [
+      'no-such-slug',
+      'cs2-redline-ft',
+      'No Such Item',
+      'no-such-slug',
+    ]);
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(response.json().notFound, ['no-such-slug', 'No Such Item']);
+    assert.deepEqual(names(response.json()), [REDLINE]);
+  });
+
+  test('an ambiguous entry: 409 naming the entry, its position and the candidates', async () => {
+    const { app } = await withStorms();
+    for (const url of ['/v2/liquidity/batch?game=cs2', '/v1/liquidity/batch']) {
+      const response = await batch(app, url, [REDLINE, 'no such item', STORM_SLUG]);
+      assert.equal(response.statusCode, 409, response.body);
+      const body = response.json();
+      assert.equal(body.code, 'AMBIGUOUS_ITEM');
+      assert.equal(body.statusCode, 409);
+      assert.deepEqual(body.message, [
+        `marketHashNames[2] "${STORM_SLUG}" matches 2 items; use the exact name: ` +
+          'Desert Eagle | Sunset Storm 壱 (Factory New); Desert Eagle | Sunset Storm 弐 (Factory New)',
+      ]);
+    }
+  });
+
+  test('the exact name or the suffixed slug of a clashing item is not ambiguous', async () => {
+    const { app } = await withStorms();
+    const response = await batch(app, '/v2/liquidity/batch?game=cs2', [
+      'Desert Eagle | Sunset Storm 壱 (Factory New)',
+      `${STORM_SLUG}-2`,
+    ]);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual(
+      response.json().results.map((row: { canonicalItemId: string }) => row.canonicalItemId),
+      ['cs2-storm-1', 'cs2-storm-2'],
+    );
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Liquidity and time-to-sell (Pro): GET /v1/liquidity/:marketHashName,
  * GET /v1/liquidity/summary/:marketHashName and POST /v1/liquidity/batch, each also as /v2 with
- * `game`. Estimates are computed from the book per request (src/liquidity). An unknown item is
+ * `game`. Estimates are computed from the book per request (src/liquidity). Items are named by
+ * selector (src/http/params.ts; the batch via src/http/batch-items.ts). An unknown item is
  * 404; `market` must be one of the game's liquidity markets (400 naming them otherwise). The
  * Enterprise bulk map lives in liquidity-bulk.ts.
  */
@@ -17,6 +18,7 @@ import { isLiquidityMarket, LIQUIDITY_MARKETS } from '../../liquidity/markets.ts
 import { liquiditySummary } from '../../liquidity/summary.ts';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
+import { resolveBatchItems } from '../batch-items.ts';
 import { findItem } from '../params.ts';
 import { keyGate, type GameSource } from '../plugins/key-gate.ts';
 import { errorResponses, GameQuery, KEY_GATED_ERRORS } from '../schemas/common.ts';
@@ -134,11 +136,11 @@ export function liquidityRoutes(app: App, deps: AppDeps): void {
           tags: ['liquidity'],
           summary: `Liquidity of up to 100 items (${source === 'query' ? 'game-scoped' : 'cs2'})`,
           description:
-            'One request against the quota. Names that resolve to no item are listed in notFound; each item appears once in results, in request order.',
+            'One request against the quota. Each entry is an item selector (exact name, canonical id, slug or the name in any letter case); entries that match no item are listed in notFound, an entry that matches several items makes the batch 409 naming it and its candidates; each item appears once in results, in request order, under its canonical name.',
           security: [{ ApiKey: [] }],
           ...(source === 'query' ? { querystring: Type.Object({ game: GameQuery }) } : {}),
           body: LiquidityBatchBody,
-          response: { 200: LiquidityBatch, ...errorResponses(...KEY_GATED_ERRORS) },
+          response: { 200: LiquidityBatch, ...errorResponses(...KEY_GATED_ERRORS, 409) },
         },
       },
       async (request) => {
@@ -146,19 +148,14 @@ export function liquidityRoutes(app: App, deps: AppDeps): void {
         const { marketHashNames, market } = request.body;
         const markets = liquidityScope(game, market);
         const now = deps.clock.now();
-        const seen = new Set<string>();
-        const results = [];
-        const notFound: string[] = [];
-        for (const name of marketHashNames) {
-          const item = name.length > 0 ? deps.catalogs[game].resolve(name) : undefined;
-          if (!item) {
-            if (!notFound.includes(name)) notFound.push(name);
-            continue;
-          }
-          if (seen.has(item.id)) continue;
-          seen.add(item.id);
-          results.push(liquidityFromBook(deps.book, game, item, markets, null, now));
-        }
+        const { items, notFound } = resolveBatchItems(
+          deps.catalogs[game],
+          marketHashNames,
+          'marketHashNames',
+        );
+        const results = items.map((item) =>
+          liquidityFromBook(deps.book, game, item, markets, null, now),
+        );
         return {
           results,
           notFound,

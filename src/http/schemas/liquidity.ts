@@ -71,7 +71,8 @@ export const LiquidityBatchBody = Type.Object(
     marketHashNames: Type.Array(Type.String(), {
       minItems: 1,
       maxItems: BATCH_MAX_NAMES,
-      description: 'Market hash names or canonical ids, 1 to 100.',
+      description:
+        'Item selectors, 1 to 100: exact market hash names, canonical ids, slugs or names in any letter case.',
     }),
     market: Type.Optional(Type.String({ description: 'Restrict to one liquidity market.' })),
   },

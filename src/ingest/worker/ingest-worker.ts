@@ -13,7 +13,7 @@ import { clockFromEnv } from '../../boot/offset-clock.ts';
 import { createSourceIngest } from '../../boot/source-ingest.ts';
 import { createPriceStore } from '../../boot/stores.ts';
 import { loadCatalogs } from '../../catalog/index.ts';
-import { startLearning } from '../../schema/boot.ts';
+import { startLearningWhenLive } from '../../schema/boot.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
 import { leaseOwner } from '../lease.ts';
@@ -55,15 +55,7 @@ async function run() {
     for (const part of splitBatch(batch)) post({ type: 'batch', batch: part });
     publisher?.apply(batch);
   };
-  const learning =
-    config.source === 'live'
-      ? await startLearning({
-          config,
-          clock,
-          catalogs: loadCatalogs(),
-          onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
-        })
-      : null;
+  const learning = await startLearningWhenLive(config, clock, logger);
   const ingest = await createSourceIngest({
     config,
     catalogs: learning?.catalogs ?? loadCatalogs(),

@@ -3,9 +3,14 @@
  * rows and merge as the SQLite store (src/store/sqlite/bucket-history.ts), one unnest() upsert
  * per call, so one statement merges a whole ingest batch in one transaction.
  */
-import type { BucketObservation, BucketRollup } from '../../attributes/bucket-history.ts';
+import type { BucketObservation } from '../../attributes/bucket-history.ts';
 import { rollupOf } from '../../attributes/bucket-history.ts';
-import { TIERS, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { TIERS, TIER_MS } from '../../pricing/rollup-buckets.ts';
+import {
+  bucketRollupFromRow,
+  bucketRollupValues,
+  type BucketRollupRow,
+} from '../bucket-rollup-rows.ts';
 import type { HistoryStore } from '../history-store.ts';
 import { inTransaction, type Pool, type QueryConfig } from './driver.ts';
 
@@ -77,22 +82,6 @@ DELETE FROM attribute_rollups WHERE (bucket_id, tier, start) IN (
   SELECT bucket_id, tier, start FROM attribute_rollups
   WHERE tier = $1 AND start <= $2 ORDER BY start LIMIT $3)`;
 
-type Row = [
-  string,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number | null,
-  number,
-  number | null,
-  number,
-  number,
-];
-
 type BucketHistory = Pick<
   HistoryStore,
   'recordBucketObservations' | 'readBucketRollups' | 'deleteBucketRollupsBefore'
@@ -114,7 +103,7 @@ function upsertOf(observations: readonly BucketObservation[]): QueryConfig {
   const columns: unknown[][] = TYPES.map(() => []);
   for (const observation of observations) {
     for (const tier of TIERS) {
-      valuesOf(rollupOf(observation, tier), tier).forEach((value, index) =>
+      bucketRollupValues(rollupOf(observation, tier), tier).forEach((value, index) =>
         columns[index]!.push(value),
       );
     }
@@ -131,13 +120,13 @@ export function createPostgresBucketHistory(db: () => Pool): BucketHistory {
       });
     },
     async readBucketRollups(bucketId, tier, fromMs, toMs) {
-      const result = await db().query<Row>({
+      const result = await db().query<BucketRollupRow>({
         name: 'attribute_rollups_select',
         text: SELECT,
         values: [bucketId, tier, fromMs, toMs],
         rowMode: 'array',
       });
-      return result.rows.map(rowToRollup);
+      return result.rows.map(bucketRollupFromRow);
     },
     async deleteBucketRollupsBefore(tier, beforeMs, maxRows) {
       const result = await db().query({
@@ -147,43 +136,5 @@ export function createPostgresBucketHistory(db: () => Pool): BucketHistory {
       });
       return result.rowCount ?? 0;
     },
-  };
-}
-
-function valuesOf(row: BucketRollup, tier: Tier): unknown[] {
-  return [
-    row.bucketId,
-    tier,
-    row.start,
-    row.open,
-    row.high,
-    row.low,
-    row.close,
-    row.askSum,
-    row.askN,
-    row.closeBid,
-    row.askCount,
-    row.bidCount,
-    row.firstAt,
-    row.lastAt,
-  ];
-}
-
-function rowToRollup(row: Row): BucketRollup {
-  const [bucketId, start, open, high, low, close, askSum, askN, closeBid, askCount, bidCount] = row;
-  return {
-    bucketId,
-    start: Number(start),
-    open,
-    high,
-    low,
-    close,
-    askSum,
-    askN,
-    closeBid,
-    askCount,
-    bidCount,
-    firstAt: row[11],
-    lastAt: row[12],
   };
 }

@@ -6,9 +6,14 @@
  * cutoff, oldest first, at most `maxRows` per call.
  */
 import type Database from 'better-sqlite3';
-import type { BucketObservation, BucketRollup } from '../../attributes/bucket-history.ts';
+import type { BucketObservation } from '../../attributes/bucket-history.ts';
 import { rollupOf } from '../../attributes/bucket-history.ts';
-import { TIERS, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { TIERS, TIER_MS } from '../../pricing/rollup-buckets.ts';
+import {
+  bucketRollupFromRow,
+  bucketRollupValues,
+  type BucketRollupRow,
+} from '../bucket-rollup-rows.ts';
 import type { HistoryStore } from '../history-store.ts';
 
 export const SQLITE_BUCKET_HISTORY_SCHEMA = `
@@ -57,22 +62,6 @@ SELECT bucket_id, start, open_ask, high_ask, low_ask, close_ask, ask_sum, ask_n,
 FROM attribute_rollups WHERE bucket_id = ? AND tier = ? AND start >= ? AND start < ?
 ORDER BY start`;
 
-type Row = [
-  string,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number | null,
-  number,
-  number | null,
-  number,
-  number,
-];
-
 type BucketHistory = Pick<
   HistoryStore,
   'recordBucketObservations' | 'readBucketRollups' | 'deleteBucketRollupsBefore'
@@ -86,8 +75,8 @@ export function createSqliteBucketHistory(db: () => Database.Database): BucketHi
       if (observations.length > 0) statements().record(observations);
     },
     async readBucketRollups(bucketId, tier, fromMs, toMs) {
-      const rows = statements().select.all(bucketId, tier, fromMs, toMs) as Row[];
-      return rows.map(rowToRollup);
+      const rows = statements().select.all(bucketId, tier, fromMs, toMs) as BucketRollupRow[];
+      return rows.map(bucketRollupFromRow);
     },
     async deleteBucketRollupsBefore(tier, beforeMs, maxRows) {
       const cutoff = beforeMs - TIER_MS[tier];
@@ -106,46 +95,9 @@ function prepare(db: Database.Database) {
   );
   const record = db.transaction((observations: readonly BucketObservation[]) => {
     for (const observation of observations) {
-      for (const tier of TIERS) upsert.run(...rollupValues(rollupOf(observation, tier), tier));
+      for (const tier of TIERS)
+        upsert.run(...bucketRollupValues(rollupOf(observation, tier), tier));
     }
   });
   return { record, select, remove };
-}
-
-function rollupValues(row: BucketRollup, tier: Tier): unknown[] {
-  return [
-    row.bucketId,
-    tier,
-    row.start,
-    row.open,
-    row.high,
-    row.low,
-    row.close,
-    row.askSum,
-    row.askN,
-    row.closeBid,
-    row.askCount,
-    row.bidCount,
-    row.firstAt,
-    row.lastAt,
-  ];
-}
-
-function rowToRollup(row: Row): BucketRollup {
-  const [bucketId, start, open, high, low, close, askSum, askN, closeBid, askCount, bidCount] = row;
-  return {
-    bucketId,
-    start,
-    open,
-    high,
-    low,
-    close,
-    askSum,
-    askN,
-    closeBid,
-    askCount,
-    bidCount,
-    firstAt: row[11],
-    lastAt: row[12],
-  };
 }
