@@ -5,18 +5,12 @@
  * app.inject) against GET /v1/pricing/:name on the same item in the same run, and the time to
  * build the bulk liquidity map for the whole cs2 catalog against the /v1/items/all payload.
  */
-import { createMemoryRateLimiter } from '../src/access/memory-rate-limiter.ts';
 import type { Book } from '../src/book/book.ts';
 import { loadCatalogs } from '../src/catalog/index.ts';
 import { manualClock } from '../src/domain/clock.ts';
-import { buildApp } from '../src/http/app.ts';
+import type { App } from '../src/http/app-type.ts';
+import { unlimitedApp } from './unlimited-app.ts';
 import { ItemsAllCache } from '../src/http/items-all-cache.ts';
-import {
-  ArrayFetchHistory,
-  SettableItemsAll,
-  testAuthenticator,
-  testPlanGate,
-} from '../src/http/test-support.ts';
 import { BulkLiquidityCache } from '../src/liquidity/bulk-cache.ts';
 import { accuracyTrials, summarize } from './liquidity-accuracy.ts';
 import { fullBook } from './full-book.ts';
@@ -43,11 +37,7 @@ function reportAccuracy(catalogs: Catalogs): Book {
   return book;
 }
 
-async function timeReads(
-  app: Awaited<ReturnType<typeof buildApp>>,
-  label: string,
-  request: object,
-) {
+async function timeReads(app: App, label: string, request: object) {
   const inject = () => app.inject({ headers: { authorization: `ApiKey ${KEY}` }, ...request });
   for (let i = 0; i < 200; i += 1) await inject();
   const started = performance.now();
@@ -60,25 +50,10 @@ async function timeReads(
 }
 
 async function reportReads(catalogs: Catalogs, book: Book, itemName: string): Promise<void> {
-  const app = await buildApp({
+  const app = await unlimitedApp(KEY, {
     clock: manualClock(AT),
     catalogs,
     book,
-    authenticator: testAuthenticator(
-      new Map([
-        [
-          KEY,
-          { accountId: 'bench', plan: 'enterprise', limits: { perMinute: 1e9, monthly: null } },
-        ],
-      ]),
-    ),
-    planGate: testPlanGate,
-    limiter: createMemoryRateLimiter(),
-    healthLimiter: createMemoryRateLimiter(),
-    fetchHistory: new ArrayFetchHistory(),
-    marketCadence: () => 60_000,
-    itemsAll: new SettableItemsAll(),
-    docs: false,
   });
   const name = encodeURIComponent(itemName);
   const hundred = catalogs.cs2.items.slice(0, 100).map((item) => item.marketHashName);

@@ -9,17 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMemoryRateLimiter } from '../src/access/memory-rate-limiter.ts';
 import { Book } from '../src/book/book.ts';
 import { loadCatalogs, loadCs2Registries } from '../src/catalog/index.ts';
 import { systemClock } from '../src/domain/clock.ts';
-import { buildApp } from '../src/http/app.ts';
-import {
-  ArrayFetchHistory,
-  SettableItemsAll,
-  testAuthenticator,
-  testPlanGate,
-} from '../src/http/test-support.ts';
+import { unlimitedApp } from './unlimited-app.ts';
 import { cs2SchemaRegistries, EMPTY_REGISTRIES } from '../src/schema/registries.ts';
 import { SchemaService } from '../src/schema/schema-service.ts';
 import { prepareSnapshot, snapshotBody } from '../src/schema/snapshot.ts';
@@ -138,26 +131,11 @@ export async function benchSchema(): Promise<void> {
       `build ${buildMs.toFixed(0)} ms (JSON.stringify ${stringifyMs.toFixed(0)} ms, the rest gzip level 6 and hash)`,
   );
 
-  const app = await buildApp({
+  const app = await unlimitedApp(KEY, {
     clock: systemClock,
     catalogs,
     book: new Book(),
-    authenticator: testAuthenticator(
-      new Map([
-        [
-          KEY,
-          { accountId: 'bench', plan: 'enterprise', limits: { perMinute: 1e9, monthly: null } },
-        ],
-      ]),
-    ),
-    planGate: testPlanGate,
-    limiter: createMemoryRateLimiter(),
-    healthLimiter: createMemoryRateLimiter(),
-    fetchHistory: new ArrayFetchHistory(),
-    marketCadence: () => 60_000,
-    itemsAll: new SettableItemsAll(),
     schema: service,
-    docs: false,
     terminal: false,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

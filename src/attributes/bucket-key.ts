@@ -5,7 +5,7 @@
  * canonical name (the source's own label is only known to the latest read).
  */
 import { isMarketId, type MarketId } from '../domain/markets.ts';
-import type { Attribute, BucketDimensions, Range } from './buckets.ts';
+import { EMPTY_DIMENSIONS, type Attribute, type BucketDimensions, type Range } from './buckets.ts';
 import { phaseTag } from './phase.ts';
 
 export interface ParsedBucketId {
@@ -31,33 +31,24 @@ function range(text: string, maxInclusive: (max: number) => boolean): Range | nu
   return min < max ? { min, max, minInclusive: true, maxInclusive: maxInclusive(max) } : null;
 }
 
-const EMPTY: BucketDimensions = {
-  variant: null,
-  float: null,
-  fade: null,
-  pattern: null,
-  paintSeed: null,
-  finishCatalog: null,
-  sourceTagId: null,
-  sourceTagName: null,
-};
-
 /** Attribute types and dimensions a key stands for; null for a key no bucket can have. */
 export function keyShape(key: string): { types: Attribute[]; dimensions: BucketDimensions } | null {
   const parts = key.split(':');
   const [kind, value] = parts;
   if (parts.length === 2 && kind === 'float') {
     const float = range(value!, () => false);
-    return float && float.max <= 1 ? { types: ['float'], dimensions: { ...EMPTY, float } } : null;
+    return float && float.max <= 1
+      ? { types: ['float'], dimensions: { ...EMPTY_DIMENSIONS, float } }
+      : null;
   }
   if (parts.length === 2 && kind === 'fade') {
     const fade = range(value!, (max) => max === 100);
-    return fade ? { types: ['fade'], dimensions: { ...EMPTY, fade } } : null;
+    return fade ? { types: ['fade'], dimensions: { ...EMPTY_DIMENSIONS, fade } } : null;
   }
   if (kind !== 'tag' || (parts.length !== 2 && parts.length !== 4)) return null;
   const tag = phaseTag(value!.replace(/-/g, ' '));
   if (!tag || tag.key !== value) return null;
-  const tagged = { ...EMPTY, variant: tag.name, sourceTagName: tag.name };
+  const tagged = { ...EMPTY_DIMENSIONS, variant: tag.name, sourceTagName: tag.name };
   if (parts.length === 2) return { types: ['tag'], dimensions: tagged };
   const float = parts[2] === 'float' ? range(parts[3]!, () => false) : null;
   return float ? { types: ['tag', 'float'], dimensions: { ...tagged, float } } : null;

@@ -76,7 +76,8 @@ export interface BucketInput {
   bid: SideSnapshot | null;
 }
 
-const EMPTY_DIMENSIONS: BucketDimensions = {
+/** Every dimension null: the base a bucket's own dimensions are spread over. */
+export const EMPTY_DIMENSIONS: BucketDimensions = {
   variant: null,
   float: null,
   fade: null,
