@@ -3,7 +3,7 @@
  * fees and one withdrawal; a stale leg is flagged, never hidden. Refreshed every 15 s.
  */
 import { api } from './api.ts';
-import { el, itemHref, replaceChildren } from './dom.ts';
+import { el, gridTable, itemHref, replaceChildren } from './dom.ts';
 import { age, bps, dollars } from './format.ts';
 import { poll } from './poller.ts';
 
@@ -18,16 +18,7 @@ export function mountArbitrage(view: HTMLElement): () => void {
       { class: 'card wide' },
       el('h1', {}, 'Arbitrage after fees · CS2'),
       summary,
-      el(
-        'div',
-        { class: 'table-wrap' },
-        el(
-          'table',
-          { class: 'grid', id: 'arbitrage-table' },
-          el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', {}, h)))),
-          body,
-        ),
-      ),
+      gridTable({ id: 'arbitrage-table' }, headers, body),
     ),
   );
   const poller = poll(

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BucketsData } from './api.ts';
 import { bucketLabel, groupBuckets } from './buckets-panel.ts';
+import { EMPTY_DIMENSIONS } from '../attributes/buckets.ts';
 
 type Bucket = BucketsData['items'][number]['buckets'][number];
 
@@ -18,17 +19,7 @@ function bucket(key: string, types: Bucket['attributeTypes'], dims: Partial<Buck
     bucketKey: key,
     bucketId: `buff163:item:${key}`,
     attributeTypes: types,
-    dimensions: {
-      variant: null,
-      float: null,
-      fade: null,
-      pattern: null,
-      paintSeed: null,
-      finishCatalog: null,
-      sourceTagId: null,
-      sourceTagName: null,
-      ...dims,
-    },
+    dimensions: { ...EMPTY_DIMENSIONS, ...dims },
   } as Bucket;
 }
 

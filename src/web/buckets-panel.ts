@@ -5,7 +5,7 @@
  * bidCents of /terminal/api/buckets.
  */
 import type { BucketsData } from './api.ts';
-import { el } from './dom.ts';
+import { el, gridTable } from './dom.ts';
 import { dollars } from './format.ts';
 
 type Entry = BucketsData['items'][number];
@@ -47,38 +47,27 @@ export function groupBuckets(buckets: readonly Bucket[]): Map<string, Bucket[]> 
   return groups;
 }
 
-function groupTable(group: string, buckets: Bucket[]): HTMLElement {
+function bucketRow(bucket: Bucket): HTMLElement {
   return el(
-    'div',
-    { class: 'table-wrap' },
+    'tr',
+    { 'data-bucket': bucket.bucketId },
+    el('td', { 'data-field': 'label' }, bucketLabel(bucket)),
+    el('td', { class: 'num ask', 'data-field': 'ask' }, dollars(bucket.askCents)),
     el(
-      'table',
-      { class: 'grid buckets', 'data-attribute': group },
-      el('caption', {}, groupTitle(group)),
-      el(
-        'thead',
-        {},
-        el('tr', {}, ...['Bucket', 'Ask', 'Listings', 'Bid'].map((h) => el('th', {}, h))),
-      ),
-      el(
-        'tbody',
-        {},
-        ...buckets.map((bucket) =>
-          el(
-            'tr',
-            { 'data-bucket': bucket.bucketId },
-            el('td', { 'data-field': 'label' }, bucketLabel(bucket)),
-            el('td', { class: 'num ask', 'data-field': 'ask' }, dollars(bucket.askCents)),
-            el(
-              'td',
-              { class: 'num', 'data-field': 'listings' },
-              bucket.askListingCount === null ? '—' : String(bucket.askListingCount),
-            ),
-            el('td', { class: 'num bid', 'data-field': 'bid' }, dollars(bucket.bidCents)),
-          ),
-        ),
-      ),
+      'td',
+      { class: 'num', 'data-field': 'listings' },
+      bucket.askListingCount === null ? '—' : String(bucket.askListingCount),
     ),
+    el('td', { class: 'num bid', 'data-field': 'bid' }, dollars(bucket.bidCents)),
+  );
+}
+
+function groupTable(group: string, buckets: Bucket[]): HTMLElement {
+  return gridTable(
+    { class: 'grid buckets', 'data-attribute': group },
+    ['Bucket', 'Ask', 'Listings', 'Bid'],
+    el('tbody', {}, ...buckets.map(bucketRow)),
+    groupTitle(group),
   );
 }
 

@@ -30,3 +30,21 @@ export function replaceChildren(node: Element, ...children: Child[]): void {
 export function itemHref(game: string, name: string): string {
   return `#/item/${game}/${encodeURIComponent(name)}`;
 }
+
+/** A scrollable `table.grid`: an optional caption, one header row, then the given body. */
+export function gridTable(
+  attrs: Record<string, string | number | boolean | undefined>,
+  headers: readonly string[],
+  body: Child,
+  caption?: string,
+): HTMLDivElement {
+  const head = el('thead', {}, el('tr', {}, ...headers.map((header) => el('th', {}, header))));
+  const table = el(
+    'table',
+    { ...attrs, class: attrs.class ?? 'grid' },
+    caption === undefined ? null : el('caption', {}, caption),
+    head,
+    body,
+  );
+  return el('div', { class: 'table-wrap' }, table);
+}

@@ -4,7 +4,7 @@
  * float, paint seed and stickers.
  */
 import type { ItemData } from './api.ts';
-import { el } from './dom.ts';
+import { el, gridTable } from './dom.ts';
 import { dollars } from './format.ts';
 
 function hours(value: number | null): string {
@@ -41,6 +41,18 @@ export function liquidityPanel(data: ItemData): HTMLElement {
   );
 }
 
+function listingRow(row: ItemData['listings']['listings'][number]): HTMLElement {
+  return el(
+    'tr',
+    {},
+    el('td', { class: 'market' }, row.market),
+    el('td', { class: 'num ask' }, dollars(row.price)),
+    el('td', { class: 'num' }, row.floatValue === null ? '—' : row.floatValue.toFixed(6)),
+    el('td', { class: 'num' }, row.paintSeed === null ? '—' : String(row.paintSeed)),
+    el('td', { class: 'muted small' }, row.stickers.join(', ')),
+  );
+}
+
 export function listingsPanel(data: ItemData): HTMLElement {
   const rows = data.listings.listings;
   return el(
@@ -49,41 +61,10 @@ export function listingsPanel(data: ItemData): HTMLElement {
     el('h2', {}, `Cheapest listings (${rows.length} of ${data.listings.totalListings})`),
     rows.length === 0
       ? el('p', { class: 'muted' }, 'No individual listings sampled.')
-      : el(
-          'div',
-          { class: 'table-wrap' },
-          el(
-            'table',
-            { class: 'grid' },
-            el(
-              'thead',
-              {},
-              el(
-                'tr',
-                {},
-                ...['Market', 'Price', 'Float', 'Seed', 'Stickers'].map((h) => el('th', {}, h)),
-              ),
-            ),
-            el(
-              'tbody',
-              {},
-              ...rows.map((row) =>
-                el(
-                  'tr',
-                  {},
-                  el('td', { class: 'market' }, row.market),
-                  el('td', { class: 'num ask' }, dollars(row.price)),
-                  el(
-                    'td',
-                    { class: 'num' },
-                    row.floatValue === null ? '—' : row.floatValue.toFixed(6),
-                  ),
-                  el('td', { class: 'num' }, row.paintSeed === null ? '—' : String(row.paintSeed)),
-                  el('td', { class: 'muted small' }, row.stickers.join(', ')),
-                ),
-              ),
-            ),
-          ),
+      : gridTable(
+          {},
+          ['Market', 'Price', 'Float', 'Seed', 'Stickers'],
+          el('tbody', {}, ...rows.map(listingRow)),
         ),
   );
 }

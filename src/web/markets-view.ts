@@ -3,7 +3,7 @@
  * hours (most recent last), freshness, fetch latency and error rate, refreshed every 15 s.
  */
 import { api, type BoardData, type Game } from './api.ts';
-import { el, replaceChildren } from './dom.ts';
+import { el, gridTable, replaceChildren } from './dom.ts';
 import { age, milliseconds, percent } from './format.ts';
 import { poll } from './poller.ts';
 
@@ -86,16 +86,7 @@ export function mountMarkets(view: HTMLElement, game: Game): () => void {
         ),
       ),
       summary,
-      el(
-        'div',
-        { class: 'table-wrap' },
-        el(
-          'table',
-          { class: 'grid', id: 'markets-table' },
-          el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', {}, h)))),
-          body,
-        ),
-      ),
+      gridTable({ id: 'markets-table' }, headers, body),
     ),
   );
   const poller = poll(

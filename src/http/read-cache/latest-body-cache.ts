@@ -15,7 +15,7 @@
  */
 import type { Book, BookChange } from '../../book/book.ts';
 import { iso } from '../../domain/clock.ts';
-import { STALE_AFTER_MS } from '../../domain/freshness.ts';
+import { staleFrom } from '../../domain/freshness.ts';
 import type { Game } from '../../domain/games.ts';
 import {
   ISO_LENGTH,
@@ -126,7 +126,7 @@ export class LatestBodyCache {
     for (const entry of this.book.sides(game, itemId)) {
       for (const side of [entry.ask, entry.bid]) {
         if (side === null) continue;
-        const flip = side.fetchedAt + STALE_AFTER_MS + 1;
+        const flip = staleFrom(side.fetchedAt);
         if (flip > now && flip < next) next = flip;
       }
     }
