@@ -1,8 +1,8 @@
 /**
  * The default `npm start` server as a new user runs it (`pricing serve --source sim`, default
  * backfill, full catalogs, nothing pinned): time from spawn to first prices on an empty data
- * dir and on restart, RSS steady (two minutes after first prices) and peak (VmHWM, backfill included),
- * bytes written to storage projected to a day (/proc/<pid>/io `write_bytes`, see proc(5)), and
+ * dir and on restart, time to the end of the backfill (it runs beside live ingest), RSS steady
+ * (two minutes after the backfill) and peak (VmHWM, backfill included), bytes written to storage projected to a day (/proc/<pid>/io `write_bytes`, see proc(5)), and
  * `/v1/items/all` latency with gzip.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -15,6 +15,8 @@ import { waitForPrices } from './pinned.ts';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const DAY_S = 86_400;
+/** How long the steady window waits for the first start's backfill to finish. */
+const BACKFILL_CAP_S = 600;
 
 interface ProcFigures {
   rssBytes: number;
@@ -41,13 +43,32 @@ function dirBytes(dir: string): number {
   return total;
 }
 
+/** The backfill's closing progress line: seconds from `started` to it, null while it runs. */
+function watchBackfill(server: ChildServer, started: number) {
+  let seconds: number | null = null;
+  let notify = () => {};
+  const finished = new Promise<void>((resolve) => (notify = resolve));
+  server.child.stderr!.on('data', (chunk: Buffer) => {
+    if (seconds === null && /backfill .*observations stored/.test(chunk.toString())) {
+      seconds = (performance.now() - started) / 1000;
+      notify();
+    }
+  });
+  return { seconds: () => seconds, finished };
+}
+
+/** Waits for `promise` at most `ms`. */
+const within = (promise: Promise<void>, ms: number) =>
+  Promise.race([promise, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+
 async function startToPrices(dataDir: string, key: () => string) {
   const started = performance.now();
   const args = [BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
   const server = await spawnServer([...args, '--log-level', 'warn'], 600_000);
+  const backfilled = watchBackfill(server, started);
   const pricing = `${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`;
   await waitForPrices(pricing, key(), 600_000);
-  return { server, seconds: (performance.now() - started) / 1000 };
+  return { server, seconds: (performance.now() - started) / 1000, backfilled };
 }
 
 /** ms from request to the last byte of a gzip-encoded /v1/items/all. */
@@ -94,6 +115,14 @@ export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Pr
   );
   const pid = first.server.child.pid!;
   try {
+    // Steady means after the backfill, which runs beside live ingest once prices are served.
+    await within(first.backfilled.finished, BACKFILL_CAP_S * 1000);
+    const backfilled = first.backfilled.seconds();
+    console.log(
+      backfilled === null
+        ? `first start to backfill finished: still running after ${BACKFILL_CAP_S} s`
+        : `first start to backfill finished (history for every backfilled item): ${backfilled.toFixed(1)} s`,
+    );
     await new Promise((r) => setTimeout(r, settleSeconds * 1000));
     const windowStart = procFigures(pid);
     const sizeBefore = dirBytes(dataDir);
@@ -102,7 +131,7 @@ export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Pr
     const grown = dirBytes(dataDir) - sizeBefore;
     const after = settleSeconds + windowSeconds;
     console.log(
-      `RSS ${after} s after first prices: steady ${mb(steady.rssBytes)}, peak ${mb(steady.peakBytes)} (VmHWM, backfill included)`,
+      `RSS ${after} s after the backfill: steady ${mb(steady.rssBytes)}, peak ${mb(steady.peakBytes)} (VmHWM, backfill included)`,
     );
     const written = steady.writeBytes - windowStart.writeBytes;
     const perDay = (written / windowSeconds) * DAY_S;

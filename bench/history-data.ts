@@ -54,6 +54,8 @@ export async function ingestSimulated(run: SimRun): Promise<IngestTiming> {
     toMs: run.toMs,
     stepMs: run.stepMs,
     itemLimit: run.items,
+    // The worst case for storage: every quote moves on every fetch.
+    quotesHold: false,
   })) {
     const observations = run.bookOnly ? chunk.filter((entry) => entry.kind !== 'sale') : chunk;
     for (const raw of byMarket(observations)) {

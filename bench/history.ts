@@ -1,6 +1,7 @@
 /**
  * History benchmark: ingest rate with rollups on (against the same store with rollups off),
- * on-disk bytes per item-day per tier with a one-year projection for the full catalog, and
+ * on-disk bytes per item-day per tier (loose rows and pages) with a one-year projection for the
+ * full catalog, as folded and once every period is packed, and
  * read latency of a 180-day hourly aggregate read and a 7-day 10-minute per-market read,
  * through the store + pure functions and through the full HTTP route (app.inject).
  */
@@ -106,7 +107,9 @@ function printSizes(store: SqlitePriceStore, items: number, label: string): void
   let yearBytes = 0;
   const perTier: string[] = [];
   for (const tier of TIERS) {
-    const perItemDay = bytes.get(`rollups_${tier}`)! / items;
+    const tables = [`rollups_${tier}`, `pages_${tier}`, `sqlite_autoindex_pages_${tier}_1`];
+    const stored = tables.reduce((sum, table) => sum + (bytes.get(table) ?? 0), 0);
+    const perItemDay = stored / items;
     const projected = (perItemDay * FULL_SERIES_PER_ITEM) / seriesPerItem;
     yearBytes += projected * FULL_CATALOG_ITEMS * KEPT_DAYS_IN_A_YEAR[tier];
     perTier.push(
@@ -119,9 +122,13 @@ function printSizes(store: SqlitePriceStore, items: number, label: string): void
   );
 }
 
+/** Late enough that every period of the simulated day has ended and settled (1d: 64 days). */
+const ALL_PACKED = END + 72 * DAY;
+const KEEP_ALL = { retention: { '10m': null, '1h': null, '1d': null } } as const;
+
 /**
  * One real day of 100 items through full ingest, per scenario: bytes per item-day per tier,
- * projected, as folded and after the run pass (change-only storage).
+ * projected, as folded (loose rows) and once packed into pages.
  */
 export async function benchSizes(dir: string, catalogs: ReturnType<typeof loadCatalogs>) {
   const items = 100;
@@ -144,13 +151,11 @@ export async function benchSizes(dir: string, catalogs: ReturnType<typeof loadCa
     );
     printSizes(store, items, 'as folded');
     const started = performance.now();
-    const { joined } = await compactHistory(store, END + 8 * DAY, {
-      retention: { '10m': null, '1h': null, '1d': null },
-    });
+    const { packed } = await compactHistory(store, ALL_PACKED, KEEP_ALL);
     const ms = performance.now() - started;
-    const rows = TIERS.map((tier) => `${joined[tier]} (${tier})`).join(' + ');
-    console.log(`  run pass: ${rows} rows joined into runs in ${ms.toFixed(0)} ms`);
-    printSizes(store, items, 'after the run pass');
+    const rows = TIERS.map((tier) => `${packed[tier]} (${tier})`).join(' + ');
+    console.log(`  packing pass: ${rows} buckets packed into pages in ${ms.toFixed(0)} ms`);
+    printSizes(store, items, 'packed');
     await store.close();
   }
 }
@@ -183,18 +188,19 @@ async function readStore(dir: string, catalogs: ReturnType<typeof loadCatalogs>)
 }
 
 /**
- * The run pass on the read store: a first pass over every row (what a store written before
- * runs goes through once), then the steady state (nothing settled since: one seek per series
- * and tier). The reads then run on the store as the pass left it.
+ * The packing pass on the read store: a first pass over every row (what a store converted from
+ * loose rows goes through once), then the steady state (nothing new settled: one seek per
+ * series and tier). The reads then run on the packed store.
  */
-async function runPassAtScale(store: SqlitePriceStore): Promise<void> {
-  const options = { retention: { '10m': null, '1h': null, '1d': null } } as const;
+async function packAtScale(store: SqlitePriceStore): Promise<void> {
   for (const label of ['first pass, every row', 'next pass, nothing new settled']) {
     const started = performance.now();
-    const { joined } = await compactHistory(store, END + 8 * DAY, options);
+    const { packed } = await compactHistory(store, ALL_PACKED, KEEP_ALL);
     const ms = performance.now() - started;
-    const rows = TIERS.map((tier) => `${joined[tier]} (${tier})`).join(' + ');
-    console.log(`run pass on the read store, ${label}: ${rows} rows joined, ${ms.toFixed(0)} ms`);
+    const rows = TIERS.map((tier) => `${packed[tier]} (${tier})`).join(' + ');
+    console.log(
+      `packing pass on the read store, ${label}: ${rows} buckets packed, ${ms.toFixed(0)} ms`,
+    );
   }
 }
 
@@ -214,7 +220,7 @@ export async function benchHistory(): Promise<void> {
     await benchIngest(dir, catalogs);
     await benchSizes(dir, catalogs);
     const store = await readStore(dir, catalogs);
-    await runPassAtScale(store);
+    await packAtScale(store);
     await store.close();
     readInFreshProcess(join(dir, 'reads.db'));
   } finally {

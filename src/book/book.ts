@@ -1,7 +1,8 @@
 /**
  * The in-memory latest state per game: per item × market the ask and bid sides, recent sales
  * and held listings. Reads cost O(markets for the item). Ingest applies batches; listeners
- * hear one change event per applied batch.
+ * hear one change event per applied batch. The sides are packed in typed-array columns
+ * (side-store.ts): reads build the objects they return; treat them as read-only.
  */
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
@@ -12,6 +13,7 @@ import type {
   SalesStatsRecord,
   SideSnapshot,
 } from '../domain/quote.ts';
+import { SideStore } from './side-store.ts';
 
 export interface MarketSides {
   market: MarketId;
@@ -32,17 +34,24 @@ type Listener = (change: BookChange) => void;
 export const MAX_LISTINGS_PER_MARKET = 500;
 
 class GameBook {
-  readonly quotes = new Map<string, Map<MarketId, MarketSides>>();
+  readonly quotes: SideStore;
   readonly sales = new Map<string, SaleRecord[]>();
   readonly listings = new Map<string, Map<string, ListingRecord>>();
   /** Per item: `${market}:${window}` → the latest statistics. */
   readonly salesStats = new Map<string, Map<string, SalesStatsRecord>>();
   readonly lastFetchByMarket = new Map<MarketId, number>();
   version = 0;
+
+  constructor(game: Game) {
+    this.quotes = new SideStore(game);
+  }
 }
 
 export class Book {
-  private readonly games: Record<Game, GameBook> = { cs2: new GameBook(), rust: new GameBook() };
+  private readonly games: Record<Game, GameBook> = {
+    cs2: new GameBook('cs2'),
+    rust: new GameBook('rust'),
+  };
   private readonly listeners = new Set<Listener>();
 
   /** Keeps sales younger than this (relative to the newest sale seen) in memory. */
@@ -84,13 +93,12 @@ export class Book {
 
   /** Per-market sides of one item (markets with neither side are absent). */
   sides(game: Game, itemId: string): MarketSides[] {
-    const perMarket = this.games[game].quotes.get(itemId);
-    return perMarket ? [...perMarket.values()] : [];
+    return this.games[game].quotes.sides(itemId);
   }
 
   /** One market's sides of one item (undefined when it has neither). */
   marketSides(game: Game, itemId: string, market: MarketId): MarketSides | undefined {
-    return this.games[game].quotes.get(itemId)?.get(market);
+    return this.games[game].quotes.marketSides(itemId, market);
   }
 
   sales(game: Game, itemId: string): readonly SaleRecord[] {
@@ -145,7 +153,7 @@ export class Book {
 
   /** Item ids that have at least one quote. */
   quotedItemIds(game: Game): IterableIterator<string> {
-    return this.games[game].quotes.keys();
+    return this.games[game].quotes.itemIds();
   }
 
   /** Latest fetchedAt seen per market (any item, any side). */
@@ -164,13 +172,7 @@ export class Book {
 
   private putSide(side: SideSnapshot): void {
     const book = this.games[side.game];
-    let perMarket = book.quotes.get(side.itemId);
-    if (!perMarket) book.quotes.set(side.itemId, (perMarket = new Map()));
-    let entry = perMarket.get(side.market);
-    if (!entry) perMarket.set(side.market, (entry = { market: side.market, ask: null, bid: null }));
-    const current = entry[side.side];
-    if (current && current.fetchedAt > side.fetchedAt) return;
-    entry[side.side] = side;
+    if (!book.quotes.put(side)) return;
     const last = book.lastFetchByMarket.get(side.market) ?? 0;
     if (side.fetchedAt > last) book.lastFetchByMarket.set(side.market, side.fetchedAt);
   }

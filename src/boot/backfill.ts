@@ -1,15 +1,15 @@
 /**
  * On an empty store the simulator backfills history through the normal import path
- * (normalise → store → book), one time step at a time, with a progress bar. It covers each
+ * (normalise → store → book), a bounded chunk at a time, with a progress bar. It covers each
  * game's most popular items (`--backfill-items`) and always the items the README's examples
- * use, so every example shows history right after the first `npm start`.
+ * use. Role `all` writes the named items before it listens, so every example shows history
+ * right after the first `npm start`, and the popular band beside live ingest afterwards.
  */
 import type { Book } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { DAY, HOUR, type Clock } from '../domain/clock.ts';
 import type { Game } from '../domain/games.ts';
 import type { FxTable } from '../ingest/fx.ts';
-import type { Observation } from '../domain/observation.ts';
 import { importObservations } from '../ingest/import-file.ts';
 import { simBackfill } from '../markets/sim/backfill.ts';
 import type { PriceStore } from '../store/price-store.ts';
@@ -25,6 +25,13 @@ export interface BackfillOptions {
   book: Pick<Book, 'apply'>;
   store: PriceStore;
   clock: Clock;
+  /** The last step's time (default one step before now). */
+  toMs?: number;
+  /** Which covered items this run writes (see simBackfill); default all. */
+  cover?: 'all' | 'named' | 'popular';
+  /** No progress bar. */
+  quiet?: boolean;
+  signal?: AbortSignal;
 }
 
 /**
@@ -40,33 +47,23 @@ export const EXAMPLE_ITEMS: readonly string[] = [
   '★ Karambit | Fade (Factory New)',
 ];
 
-/** Several time steps per transaction: rollup pages are rewritten once per commit, not per step. */
-const OBSERVATIONS_PER_TRANSACTION = 100_000;
+/** Covered items per game per transaction; a transaction spans a day of steps. */
+export const BACKFILL_ITEMS_PER_CHUNK = 10;
 
+/**
+ * Generates and commits one chunk (a day × an item slice) at a time, yielding to the event
+ * loop between chunks so requests are served while it runs. Stops between chunks once
+ * `signal` aborts.
+ */
 export async function backfillHistory(options: BackfillOptions) {
   const stepMs = options.stepMs ?? HOUR;
-  const toMs = options.clock.now() - stepMs;
+  const toMs = options.toMs ?? options.clock.now() - stepMs;
   const fromMs = toMs - options.days * DAY;
-  const steps = Math.floor((toMs - fromMs) / stepMs) + 1;
-  const progress = progressBar(`backfill ${options.days}d`, steps);
+  const cover = options.cover ?? 'all';
+  const label = `backfill ${options.days}d${cover === 'all' ? '' : ` (${cover} items)`}`;
+  const progress = options.quiet ? null : progressBar(label, 1);
   const totals = { observations: 0, accepted: 0, rejected: 0 };
-  let step = 0;
-  let pending: Observation[] = [];
-  const flush = async () => {
-    const lines = pending.map((observation, index) => ({ line: index + 1, observation }));
-    pending = [];
-    const summary = await importObservations(lines, {
-      catalogs: options.catalogs,
-      fx: options.fx,
-      book: options.book,
-      store: options.store,
-      clock: options.clock,
-      chunkSize: OBSERVATIONS_PER_TRANSACTION,
-      maxRejectedListed: 0,
-    });
-    totals.accepted += summary.accepted;
-    totals.rejected += summary.rejectedCount;
-  };
+  let shown = { done: 0, total: 1 };
   for (const chunk of simBackfill({
     seed: options.seed,
     catalogs: options.catalogs,
@@ -75,15 +72,31 @@ export async function backfillHistory(options: BackfillOptions) {
     stepMs,
     itemLimit: options.itemLimit,
     alsoItems: EXAMPLE_ITEMS,
+    cover,
+    stepsPerChunk: Math.max(1, Math.round(DAY / stepMs)),
+    itemsPerChunk: BACKFILL_ITEMS_PER_CHUNK,
+    onProgress: (done, total) => (shown = { done, total }),
   })) {
-    for (const observation of chunk) pending.push(observation);
+    if (options.signal?.aborted) break;
+    const summary = await importObservations(
+      chunk.map((observation, index) => ({ line: index + 1, observation })),
+      {
+        catalogs: options.catalogs,
+        fx: options.fx,
+        book: options.book,
+        store: options.store,
+        clock: options.clock,
+        chunkSize: chunk.length + 1,
+        maxRejectedListed: 0,
+      },
+    );
     totals.observations += chunk.length;
-    step += 1;
-    if (pending.length >= OBSERVATIONS_PER_TRANSACTION) await flush();
-    progress.update(step, `${totals.observations} observations`);
+    totals.accepted += summary.accepted;
+    totals.rejected += summary.rejectedCount;
+    progress?.update(shown.done / shown.total, `${totals.observations} observations`);
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  await flush();
   await options.store.flushRollups?.();
-  progress.finish(`${totals.accepted} observations stored`);
+  progress?.finish(`${totals.accepted} observations stored`);
   return totals;
 }

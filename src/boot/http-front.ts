@@ -24,13 +24,14 @@ import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from '../ingest/retention.ts
 import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import { demandNotingCatalogs, type DemandCounter } from '../ingest/priorities.ts';
+import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { marketPlan } from './market-plan.ts';
+import { createQuotaLimiters } from './quotas.ts';
 import { startSchemaServing } from '../schema/boot.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 
 /** The whole-catalog payload is rebuilt at most this often after a book change. */
 export const ITEMS_ALL_REBUILD_MS = 30_000;
-import { createQuotaLimiters } from './quotas.ts';
 
 export interface HttpFrontOptions {
   config: ServeConfig;
@@ -46,10 +47,16 @@ export interface HttpFrontOptions {
   demand?: DemandCounter;
   /** Request latency and quota refusals (with metrics on). */
   metrics?: HttpMetrics;
+  /** Where the boot step durations are recorded. */
+  steps?: BootSteps;
 }
 
 export interface HttpFront {
   url: string;
+  /** Settles once the bulk payloads' first builds finished (or failed). */
+  bulkBuilt: Promise<void>;
+  /** Rebuilds the bulk liquidity payload now (after a backfill added the book's past). */
+  refreshBulk(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,6 +90,7 @@ function watchedAccessStore(store: AccessStore, outage: ReturnType<typeof outage
 
 export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFront> {
   const { config, clock, logger, catalogs, book } = options;
+  const steps = options.steps ?? bootSteps();
   const closers: (() => Promise<void> | void)[] = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer();
@@ -114,7 +122,6 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       minIntervalMs: ITEMS_ALL_REBUILD_MS,
     });
     closers.push(() => itemsAll.close());
-    await itemsAll.rebuild();
 
     const liquidityBulk = new BulkLiquidityCache({
       book,
@@ -123,46 +130,64 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       onError: (error) => logger.error({ err: error }, 'bulk liquidity build failed'),
     });
     closers.push(() => liquidityBulk.close());
-    await liquidityBulk.start();
 
-    const schema = await startSchemaServing({
-      config,
-      clock,
-      catalogs,
-      onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
-    });
+    const schema = await steps.timeAsync('schema', () =>
+      startSchemaServing({
+        config,
+        clock,
+        catalogs,
+        onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
+      }),
+    );
     closers.push(() => schema.close());
 
     const plan = marketPlan(config);
-    const app = await buildApp({
-      clock,
-      catalogs: options.demand
-        ? demandNotingCatalogs(schema.catalogs, options.demand, () => clock.now())
-        : schema.catalogs,
-      schema: schema.service,
-      gameReads: schema.gameReads,
-      book,
-      authenticator: access,
-      planGate: checkPlan,
-      limiter: quotas.limiter,
-      healthLimiter: quotas.healthLimiter,
-      fetchHistory: options.fetchLog,
-      marketCadence: (market) => plan.get(market)!.cadenceMs,
-      marketNote: (market) => plan.get(market)?.note ?? null,
-      itemsAll,
-      liquidityBulk,
-      ...(options.history ? { history: options.history } : {}),
-      feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
-      logger,
-      accessLog: config.accessLog,
-      terminal: config.terminal,
-      terminalPerMinute: config.terminalPerMinute,
-      trustProxy: parseTrustProxy(config.trustProxy),
-      ...(options.metrics ? { metrics: options.metrics } : {}),
-    });
-    const server = await startServer(app, { port: config.port, host: config.host });
+    const app = await steps.timeAsync('buildApp', () =>
+      buildApp({
+        clock,
+        catalogs: options.demand
+          ? demandNotingCatalogs(schema.catalogs, options.demand, () => clock.now())
+          : schema.catalogs,
+        schema: schema.service,
+        gameReads: schema.gameReads,
+        book,
+        authenticator: access,
+        planGate: checkPlan,
+        limiter: quotas.limiter,
+        healthLimiter: quotas.healthLimiter,
+        fetchHistory: options.fetchLog,
+        marketCadence: (market) => plan.get(market)!.cadenceMs,
+        marketNote: (market) => plan.get(market)?.note ?? null,
+        itemsAll,
+        liquidityBulk,
+        ...(options.history ? { history: options.history } : {}),
+        feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
+        logger,
+        accessLog: config.accessLog,
+        terminal: config.terminal,
+        terminalPerMinute: config.terminalPerMinute,
+        trustProxy: parseTrustProxy(config.trustProxy),
+        ...(options.metrics ? { metrics: options.metrics } : {}),
+      }),
+    );
+    const server = await steps.timeAsync('listen', () =>
+      startServer(app, { port: config.port, host: config.host }),
+    );
     closers.push(() => server.close());
-    return { url: server.url, close };
+    // Both answer 503 until their first build; prices do not wait for them.
+    const bulkBuilt = Promise.all([
+      steps
+        .timeAsync('itemsAll', () => itemsAll.rebuild())
+        .catch((error: unknown) => logger.error({ err: error }, 'items/all build failed')),
+      steps
+        .timeAsync('liquidityBulk', () => liquidityBulk.start())
+        .catch((error: unknown) => logger.error({ err: error }, 'bulk liquidity build failed')),
+    ]).then(() => undefined);
+    const refreshBulk = () =>
+      liquidityBulk
+        .rebuild()
+        .catch((error: unknown) => logger.error({ err: error }, 'bulk liquidity build failed'));
+    return { url: server.url, bulkBuilt, refreshBulk, close };
   } catch (error) {
     await close();
     throw error;

@@ -10,6 +10,14 @@ export { DOPPLER_PHASE_BY_PAINT_INDEX, normalizePhaseLabel } from './cs2/doppler
 export { CS2_RARITIES } from './cs2/rarities.ts';
 export { CatalogBuildError, finalizeItems } from './finalize.ts';
 export type { ItemDraft } from './finalize.ts';
-export { loadCatalogs, loadCs2Registries } from './load-catalogs.ts';
+export {
+  adoptCatalogData,
+  loadCatalogs,
+  loadCs2Registries,
+  prefetchCatalogs,
+} from './load-catalogs.ts';
+export { catalogsFrom } from './catalog-data.ts';
+export type { CatalogData } from './catalog-data.ts';
+export { slimCatalogData, slimItem } from './slim.ts';
 export { slugify } from './slug.ts';
 export { resolvePhase, resolveVariant } from './variants.ts';

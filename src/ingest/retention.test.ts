@@ -73,7 +73,7 @@ describe('retention', () => {
     await store.close();
   });
 
-  test('settled buckets of a quote nobody moved are joined into runs', async () => {
+  test('settled days of 10-minute buckets are packed into pages', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
     const t0 = Date.parse('2026-01-01T00:00:00Z');
@@ -84,10 +84,11 @@ describe('retention', () => {
     const rows = () => store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
     const series = { game: 'cs2' as const, itemId: 'cs2_a', market: 'csfloat' as const };
     const before = await store.readRollups(series, '10m', t0, t0 + DAY);
-    await applyRetention(store, t0 + 3 * HOUR - 1);
-    assert.equal(rows(), 2 * 2, 'the last bucket settles an hour after it ends, not before');
-    await applyRetention(store, t0 + 3 * HOUR);
-    assert.equal(rows(), 2, 'one run for the market, one for the aggregate');
+    const pages = () => store.db.prepare('SELECT count(*) FROM history.pages_10m').pluck().get();
+    await applyRetention(store, t0 + DAY + HOUR - 1);
+    assert.deepEqual([rows(), pages()], [2 * 12, 0], 'the day settles an hour after it ends');
+    await applyRetention(store, t0 + DAY + HOUR);
+    assert.deepEqual([rows(), pages()], [0, 2], 'one page for the market, one for the aggregate');
     assert.deepEqual(await store.readRollups(series, '10m', t0, t0 + DAY), before);
     await store.close();
   });

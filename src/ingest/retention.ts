@@ -27,13 +27,11 @@ export const RETENTION_INTERVAL_MS = 10 * MINUTE;
 
 /**
  * One retention pass: raw rows, then (when the store keeps history) expired rollup buckets and
- * runs of equal settled buckets, in small steps, so neither reads nor ingest wait on it.
+ * packing of settled periods, in small steps, so neither reads nor ingest wait on it.
  */
 export async function applyRetention(
   store: Pick<PriceStore, 'pruneListings' | 'prune'> &
-    Partial<
-      Pick<HistoryStore, 'deleteRollupsBefore' | 'collapseRunsBefore' | 'deleteBucketRollupsBefore'>
-    >,
+    Partial<Pick<HistoryStore, 'deleteRollupsBefore' | 'packBefore' | 'deleteBucketRollupsBefore'>>,
   now: number,
   policy: RetentionPolicy = DEFAULT_RETENTION,
 ): Promise<number> {
@@ -48,8 +46,8 @@ export async function applyRetention(
     salesBeforeMs: now - policy.rawSalesMs,
   });
   const deleteRollupsBefore = store.deleteRollupsBefore?.bind(store);
-  const collapseRunsBefore = store.collapseRunsBefore?.bind(store);
-  if (deleteRollupsBefore) await compactHistory({ deleteRollupsBefore, collapseRunsBefore }, now);
+  const packBefore = store.packBefore?.bind(store);
+  if (deleteRollupsBefore) await compactHistory({ deleteRollupsBefore, packBefore }, now);
   const deleteBucketRollupsBefore = store.deleteBucketRollupsBefore?.bind(store);
   if (deleteBucketRollupsBefore) await pruneBucketHistory({ deleteBucketRollupsBefore }, now);
   return listingsRemoved;

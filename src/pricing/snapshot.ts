@@ -13,7 +13,7 @@
  *   at least one fresh side.
  */
 import type { MarketSides } from '../book/book.ts';
-import { iso, isoOrNull } from '../domain/clock.ts';
+import { iso } from '../domain/clock.ts';
 import { isStale } from '../domain/freshness.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
@@ -110,6 +110,20 @@ interface SideTimes {
 /** ISO strings of a side's times, computed once per side object (the book replaces sides). */
 const timesCache = new WeakMap<SideSnapshot, SideTimes>();
 
+/** ISO strings by ms, bounded: a fetch's sides share their times, so new side objects hit. */
+const isoByMs = new Map<number, string>();
+const ISO_HELD = 4096;
+
+function isoOf(ms: number): string {
+  let text = isoByMs.get(ms);
+  if (text === undefined) {
+    if (isoByMs.size >= ISO_HELD) isoByMs.clear();
+    text = iso(ms);
+    isoByMs.set(ms, text);
+  }
+  return text;
+}
+
 export function sideTimes(side: SideSnapshot): SideTimes {
   let times = timesCache.get(side);
   const [fetched, ingested, source] = times?.from ?? [];
@@ -121,9 +135,9 @@ export function sideTimes(side: SideSnapshot): SideTimes {
   ) {
     times = {
       from: [side.fetchedAt, side.ingestedAt, side.sourceUpdatedAt],
-      fetchedAt: iso(side.fetchedAt),
-      ingestedAt: iso(side.ingestedAt),
-      sourceUpdatedAt: isoOrNull(side.sourceUpdatedAt),
+      fetchedAt: isoOf(side.fetchedAt),
+      ingestedAt: isoOf(side.ingestedAt),
+      sourceUpdatedAt: side.sourceUpdatedAt == null ? null : isoOf(side.sourceUpdatedAt),
     };
     timesCache.set(side, times);
   }

@@ -90,8 +90,14 @@ export function sideCases(make: PriceStoreFactory): void {
       assert.deepEqual(await store.writeBatch(resent), { sides: 0, sales: 0, listings: 0 });
       assert.deepEqual(await snapshot(store), stored, 'a re-sent batch keeps the first rows');
       const later = batch({
-        sides: [side({ fetchedAt: T0 + 60_000 }), side({ side: 'bid', totalQuantity: 99 })],
-        listings: [listing({ fetchedAt: T0 + 60_000 }), bareListing({ fetchedAt: T0 - 60_000 })],
+        sides: [
+          side({ fetchedAt: T0 + 60_000, listingCount: 18 }),
+          side({ side: 'bid', totalQuantity: 99 }),
+        ],
+        listings: [
+          listing({ fetchedAt: T0 + 60_000, price: 1300 }),
+          bareListing({ fetchedAt: T0 - 60_000 }),
+        ],
       });
       assert.deepEqual(await store.writeBatch(later), { sides: 2, sales: 0, listings: 1 });
     }));

@@ -12,6 +12,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { atomicityCases, gameIsolationCases, sideCases } from './contract-batches.ts';
+import { liveWriteCases } from './contract-live-writes.ts';
 import { T0, fetchRecord, listing, sale, side, withStore } from './contract-fixtures.ts';
 import type { PriceStoreFactory } from './contract-fixtures.ts';
 import { liveTableCases } from './contract-live.ts';
@@ -69,6 +70,7 @@ export function priceStoreContract(name: string, makeStore: PriceStoreFactory): 
   describe(`PriceStore contract: ${name}`, () => {
     describe('lifecycle', () => lifecycleCases(makeStore));
     describe('sides', () => sideCases(makeStore));
+    describe('latest-state writes', () => liveWriteCases(makeStore));
     describe('atomicity', () => atomicityCases(makeStore));
     describe('sales', () => saleCases(makeStore));
     describe('listings', () => listingCases(makeStore));

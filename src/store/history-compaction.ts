@@ -4,8 +4,8 @@
  * buckets through the HistoryStore port in small steps (about 5,000 rows per transaction),
  * yielding to the event loop between steps so reads and ingest never wait long behind it.
  * A bucket is expired once it ENDS at or before `now − keep`, so every tier keeps at least
- * its window. Where the store can (collapseRunsBefore), the same pass then stores runs of
- * equal settled buckets as one row each: change-only storage.
+ * its window. Where the store can (packBefore), the same pass then packs the settled periods
+ * into the store's compact form.
  */
 import { DAY, HOUR, type Clock } from '../domain/clock.ts';
 import { TIERS, type Tier } from '../pricing/rollup-buckets.ts';
@@ -21,8 +21,8 @@ export const DEFAULT_RETENTION: RetentionPolicy = {
 };
 
 /**
- * How long after it ends a bucket is settled (live ingest no longer writes it), so the run
- * pass may join it into a run; null leaves a tier's rows one per bucket.
+ * How long after it ends a bucket is settled (live ingest no longer writes it), so the pass
+ * may pack it; null leaves a tier unpacked.
  */
 export type SettlePolicy = Readonly<Record<Tier, number | null>>;
 
@@ -46,12 +46,12 @@ export interface CompactionOptions {
 export interface CompactionResult {
   /** Expired rows deleted, per tier. */
   expired: Record<Tier, number>;
-  /** Rows that runs replaced, per tier. */
-  joined: Record<Tier, number>;
+  /** Buckets packed, per tier. */
+  packed: Record<Tier, number>;
 }
 
-type UpkeepStore = Pick<HistoryStore, 'deleteRollupsBefore' | 'collapseRunsBefore'>;
-type StepFn = NonNullable<HistoryStore['collapseRunsBefore']>;
+type UpkeepStore = Pick<HistoryStore, 'deleteRollupsBefore' | 'packBefore'>;
+type StepFn = NonNullable<HistoryStore['packBefore']>;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -79,7 +79,7 @@ async function runPass(
   return true;
 }
 
-/** One upkeep pass over every tier: retention, then runs; returns the rows each removed. */
+/** One upkeep pass over every tier: retention, then packing; returns the buckets each touched. */
 export async function compactHistory(
   store: UpkeepStore,
   now: number,
@@ -91,10 +91,10 @@ export async function compactHistory(
   const stopped = options.stopped ?? (() => false);
   const result: CompactionResult = {
     expired: { '10m': 0, '1h': 0, '1d': 0 },
-    joined: { '10m': 0, '1h': 0, '1d': 0 },
+    packed: { '10m': 0, '1h': 0, '1d': 0 },
   };
   const expire = store.deleteRollupsBefore.bind(store);
-  const join = store.collapseRunsBefore?.bind(store);
+  const pack = store.packBefore?.bind(store);
   for (const tier of TIERS) {
     const keep = policy[tier];
     if (
@@ -104,8 +104,8 @@ export async function compactHistory(
       return result;
     }
     const settleAfter = settle[tier];
-    if (!join || settleAfter === null) continue;
-    if (!(await runPass(join, tier, now - settleAfter, maxRows, result.joined, stopped))) {
+    if (!pack || settleAfter === null) continue;
+    if (!(await runPass(pack, tier, now - settleAfter, maxRows, result.packed, stopped))) {
       return result;
     }
   }

@@ -14,7 +14,7 @@ import { TIERS } from '../pricing/rollup-buckets.ts';
 import { MemoryRollups } from '../pricing/rollup-memory.ts';
 import { talliedMarkets } from '../pricing/rollups.ts';
 import { T0 } from './contract-fixtures.ts';
-import { runCases } from './history-contract-runs.ts';
+import { pageCases } from './history-contract-pages.ts';
 import {
   ITEM,
   SERIES,
@@ -199,16 +199,16 @@ function countingCases(make: HistoryStoreFactory): void {
     }));
 }
 
-/** `runs`: the store implements collapseRunsBefore, so the run cases apply too. */
+/** `pages`: the store implements packBefore, so the page cases apply too. */
 export function historyStoreContract(
   name: string,
   makeStore: HistoryStoreFactory,
-  options: { runs?: boolean } = {},
+  options: { pages?: boolean } = {},
 ): void {
   describe(`HistoryStore contract: ${name}`, () => {
     describe('round trip', () => roundTripCases(makeStore));
     describe('counting', () => countingCases(makeStore));
     describe('retention', () => retentionCases(makeStore));
-    if (options.runs) describe('runs', () => runCases(makeStore));
+    if (options.pages) describe('pages', () => pageCases(makeStore));
   });
 }

@@ -26,7 +26,7 @@ export type RollupSection = 'ask' | 'bid' | 'sales';
 export const ALL_SECTIONS: readonly RollupSection[] = ['ask', 'bid', 'sales'];
 
 export interface CompactionStep {
-  /** Rows deleted by this call (a row standing for a run of buckets counts once). */
+  /** Buckets deleted (or, packing, packed) by this call. */
   deleted: number;
   /** Where the next call continues; null when the pass is complete. */
   cursor: string | null;
@@ -88,13 +88,12 @@ export interface HistoryStore {
     step: { cursor: string | null; maxRows: number },
   ): Promise<CompactionStep>;
   /**
-   * Optional (change-only storage): one short step of a run pass over `tier`. Consecutive
-   * buckets that END at or before `beforeMs` and hold the same are stored as one row; reads
-   * cannot tell, and late data for such a bucket splits the row again. A bucket's lastAt may
-   * rise to the latest of its run (an implementation documents what it keeps). `maxRows`
-   * bounds the rows examined; `deleted` counts rows the runs replaced. Same cursor protocol.
+   * Optional (compact storage): one short step of a packing pass over `tier`, storing the
+   * buckets of periods that END at or before `beforeMs` in the implementation's compact form.
+   * Reads cannot tell, and late data for a packed bucket still merges. `maxRows` bounds the
+   * buckets packed; `deleted` counts them. Same cursor protocol.
    */
-  collapseRunsBefore?(
+  packBefore?(
     tier: Tier,
     beforeMs: number,
     step: { cursor: string | null; maxRows: number },

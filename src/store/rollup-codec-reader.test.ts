@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { marketCode } from '../domain/market-codes.ts';
+import { sketchAdd } from '../pricing/rollup-sketch.ts';
 import type { SidePartial } from '../pricing/rollups.ts';
 import { encodeSales, encodeSide, RollupCodecError, SectionReader } from './rollup-codec.ts';
 
@@ -40,4 +41,29 @@ test('a tally with a code no market has is refused', () => {
   const unknown = Buffer.from(bytes);
   unknown[code] = 99;
   assert.throws(() => new SectionReader().begin(unknown).side('ask', T), RollupCodecError);
+});
+
+test('skipping a side section lands where reading it would', () => {
+  const sketch: number[] = [];
+  sketchAdd(sketch, 1200);
+  sketchAdd(sketch, 1300);
+  const bid: SidePartial = {
+    prices: { n: 2, sum: 2500, min: 1200, max: 1300, sketch },
+    markets: [marketCode('skinport'), 2, 5, 7, 1300],
+    lastAt: T + 1000,
+  };
+  const bytes = Buffer.concat([
+    encodeSide('ask', askPartial(1500, 'skinport'), T),
+    encodeSide('bid', bid, T),
+    encodeSales({ n: 1, sum: 1400, min: 1400, max: 1400, sketch: [] }),
+  ]);
+  const read = new SectionReader().begin(bytes);
+  read.side('ask', T);
+  assert.deepEqual(read.side('bid', T).prices.sketch, sketch);
+  const skip = new SectionReader().begin(bytes);
+  skip.skipSide('ask');
+  skip.skipSide('bid');
+  assert.equal(skip.offset(), read.offset());
+  assert.equal(skip.sales().min, 1400);
+  skip.finished('row');
 });

@@ -170,6 +170,11 @@ export class SectionReader {
     return this;
   }
 
+  /** The bytes being read. */
+  bytes(): Uint8Array {
+    return this.input;
+  }
+
   /** The offset just past the sections read so far. */
   offset(): number {
     return this.position;
@@ -212,6 +217,15 @@ export class SectionReader {
     prices.max = max;
     into.lastAt = lastAt;
     return into;
+  }
+
+  /** Reads past a side section without decoding it (a read that did not ask for it). */
+  skipSide(side: Side): void {
+    for (let field = 0; field < 4; field += 1) this.next();
+    const bins = this.next() * 3;
+    for (let index = 0; index < bins; index += 1) this.next();
+    const fields = this.next() * (side === 'ask' ? 3 : 5);
+    for (let index = 0; index < fields; index += 1) this.next();
   }
 
   /** The sales section at the current position (refilling `into` when given). */
@@ -308,23 +322,6 @@ export function decodeSide(
   const partial = reader.side(side, bucketStart, into);
   reader.finished('side');
   return partial;
-}
-
-/**
- * Where a side section keeps its lastAt: [start, end) of the field and its code (0 = none,
- * else zigzag(lastAt − bucket start) + 1), for comparing sections with lastAt left out.
- */
-export function lastAtField(bytes: Uint8Array): [start: number, end: number, code: number] {
-  const reader = new SectionReader().begin(bytes);
-  for (let field = 0; field < 3; field += 1) reader.next();
-  const start = reader.offset();
-  const code = reader.next();
-  return [start, reader.offset(), code];
-}
-
-/** The offset from its bucket's start that a lastAt code stands for (null for none). */
-export function lastAtOffset(code: number): number | null {
-  return code === 0 ? null : unzigzag(code - 1);
 }
 
 /** Decodes a sales section (refilling `into` when given, as decodeSide does). */

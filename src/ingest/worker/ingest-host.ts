@@ -1,12 +1,20 @@
 /**
  * Starts the ingest worker thread and applies what it commits to the HTTP thread's book and
  * fetch log (and, with metrics on, its fetch and rejection counts), one small message at a time.
+ * The worker gets the catalogs as slim data (src/catalog/slim.ts) rather than building its own.
  */
 import { Worker } from 'node:worker_threads';
 import type { Book } from '../../book/book.ts';
 import type { IngestMetrics } from '../../metrics/ingest-metrics.ts';
 import type { FetchLog } from '../fetch-log.ts';
-import type { HostMessage, IngestWorkerConfig, WorkerMessage } from './messages.ts';
+import { loadCatalogs, loadCs2Registries } from '../../catalog/load-catalogs.ts';
+import { slimCatalogData } from '../../catalog/slim.ts';
+import type {
+  HostMessage,
+  IngestWorkerConfig,
+  IngestWorkerData,
+  WorkerMessage,
+} from './messages.ts';
 
 export interface IngestWorkerHandle {
   stop(): Promise<void>;
@@ -20,6 +28,8 @@ export interface IngestWorkerOptions {
   /** Counts the worker's fetches and rejections (with metrics on). */
   metrics?: Pick<IngestMetrics, 'noteFetch' | 'noteRejections'>;
   onError: (message: string) => void;
+  /** The worker finished a backfill the host asked for. */
+  onBackfilled?: () => void;
 }
 
 /**
@@ -31,7 +41,10 @@ export const INGEST_YOUNG_GENERATION_MB = 192;
 
 export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestWorkerHandle> {
   const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
-    workerData: options.config,
+    workerData: {
+      config: options.config,
+      catalogs: slimCatalogData(loadCatalogs(), loadCs2Registries()),
+    } satisfies IngestWorkerData,
     resourceLimits: { maxYoungGenerationSizeMb: INGEST_YOUNG_GENERATION_MB },
   });
   let stopped: (() => void) | null = null;
@@ -55,6 +68,8 @@ export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestW
           return options.metrics?.noteRejections(message.market, message.game, message.counts);
         case 'ready':
           return resolve(handle);
+        case 'backfilled':
+          return options.onBackfilled?.();
         case 'stopped':
           return stopped?.();
         case 'failed':

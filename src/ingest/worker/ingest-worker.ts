@@ -5,6 +5,7 @@
  * Keeps parsing and synchronous SQLite writes off the thread that answers requests. With
  * REDIS_URL it also publishes each batch on the change bus, so `api` processes added beside
  * this one stay current. Its clock honours PRICING_CLOCK_OFFSET_FILE like the main thread's.
+ * Its catalogs are the slim data the HTTP thread hands over (no item-data package here).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
@@ -12,22 +13,23 @@ import { createChangePublisher, type ChangePublisher } from '../../boot/change-p
 import { clockFromEnv } from '../../boot/offset-clock.ts';
 import { createSourceIngest } from '../../boot/source-ingest.ts';
 import { createPriceStore } from '../../boot/stores.ts';
-import { loadCatalogs } from '../../catalog/index.ts';
+import { adoptCatalogData, loadCatalogs } from '../../catalog/load-catalogs.ts';
 import { startLearningWhenLive } from '../../schema/boot.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
 import { leaseOwner } from '../lease.ts';
+import { createWorkerBackfill } from './worker-backfill.ts';
 import type { RejectionTally } from '../rejections.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../retention.ts';
 import {
   splitBatch,
   type HostMessage,
-  type IngestWorkerConfig,
+  type IngestWorkerData,
   type WorkerMessage,
 } from './messages.ts';
 
 const port = parentPort!;
-const config = workerData as IngestWorkerConfig;
+const { config, catalogs: catalogData } = workerData as IngestWorkerData;
 const post = (message: WorkerMessage) => port.postMessage(message);
 
 /** The host counts fetches from the `fetch` messages; rejections by reason travel apart. */
@@ -37,6 +39,7 @@ function postRejections(record: FetchRecord, counts: RejectionTally): void {
 }
 
 async function run() {
+  adoptCatalogData(catalogData);
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
   const clock = clockFromEnv();
   const { prices: store, history } = createPriceStore(config, clock, {
@@ -70,8 +73,17 @@ async function run() {
     clock,
     logger,
   });
+  const backfill = createWorkerBackfill({
+    config,
+    catalogs: loadCatalogs(),
+    store,
+    clock,
+    logger,
+    apply: toHost,
+  });
   const stop = async () => {
     clearInterval(retention);
+    await backfill.stop();
     await ingest.close();
     await publisher?.flush();
     await bus?.close();
@@ -80,6 +92,9 @@ async function run() {
   };
   port.on('message', (message: HostMessage) => {
     if (message.type === 'demand') return ingest.priorities.setDemand(message.game, message.names);
+    if (message.type === 'backfill') {
+      return void backfill.run(message.toMs).then(() => post({ type: 'backfilled' }));
+    }
     void stop().finally(() => post({ type: 'stopped' }));
   });
   const retention = setInterval(() => {

@@ -1,4 +1,5 @@
 /** Messages between the ingest worker thread and the thread that serves HTTP. */
+import type { CatalogData } from '../../catalog/catalog-data.ts';
 import type { ServeConfig } from '../../config.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
@@ -8,17 +9,29 @@ import type { RejectionTally } from '../rejections.ts';
 /** The validated serve configuration: the worker opens a store of the same kind on its own. */
 export type IngestWorkerConfig = ServeConfig;
 
+/** The worker's start data: its configuration and the catalog data it resolves names with. */
+export interface IngestWorkerData {
+  config: IngestWorkerConfig;
+  catalogs: CatalogData;
+}
+
 export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'batch'; batch: IngestBatch }
   | { type: 'fetch'; record: FetchRecord }
   /** A cycle's rejections by reason (sent only with metrics on, only when there were some). */
   | { type: 'rejections'; market: MarketId; game: Game; counts: RejectionTally }
+  /** The popular-items backfill a `backfill` message asked for is written (or was stopped). */
+  | { type: 'backfilled' }
   | { type: 'stopped' }
   | { type: 'failed'; message: string };
 
 /** `demand`: the item names API users asked for most recently, most wanted first. */
-export type HostMessage = { type: 'stop' } | { type: 'demand'; game: Game; names: string[] };
+/** `backfill`: write the first start's popular-items band up to `toMs` on the worker's store. */
+export type HostMessage =
+  | { type: 'stop' }
+  | { type: 'demand'; game: Game; names: string[] }
+  | { type: 'backfill'; toMs: number };
 
 /** Sides per message: small enough that applying one never stalls the HTTP thread. */
 export const SIDES_PER_MESSAGE = 2_000;

@@ -119,4 +119,29 @@ describe('simBackfill', () => {
     assert.ok(backfilled.length > 20);
     assert.deepEqual(backfilled.sort(byKey), live.sort(byKey));
   });
+
+  test('chunks of steps × item slices hold the same observations, each chunk in time order', () => {
+    const whole = [...simBackfill(options)].flat();
+    const chunks = [...simBackfill({ ...options, stepsPerChunk: 5, itemsPerChunk: 3 })];
+    assert.ok(chunks.length > 20);
+    for (const chunk of chunks) {
+      assert.ok(new Set(chunk.map((o) => o.item)).size <= 3 * 2, 'at most 3 items per game');
+      for (let index = 1; index < chunk.length; index += 1) {
+        assert.ok(eventTime(chunk[index]!) >= eventTime(chunk[index - 1]!));
+      }
+    }
+    assert.deepEqual(chunks.flat().sort(byKey), whole.sort(byKey));
+  });
+
+  test('named then popular equals one combined run', () => {
+    const ranked = createSimWorld({ seed: 5, catalogs: TEST_CATALOGS }).games.cs2!.items;
+    const limit = 4;
+    const alsoItems = [ranked[1]!.name, ranked[limit + 1]!.name];
+    const run = (cover: 'all' | 'named' | 'popular') =>
+      [...simBackfill({ ...options, itemLimit: limit, alsoItems, cover })].flat();
+    const named = run('named');
+    assert.deepEqual(new Set(named.map((o) => o.item)), new Set(alsoItems));
+    assert.ok(run('popular').every((o) => !alsoItems.includes(o.item)));
+    assert.deepEqual([...named, ...run('popular')].sort(byKey), run('all').sort(byKey));
+  });
 });

@@ -2,16 +2,20 @@
  * One market's book for one item at one time, in the market's native integer units: whether
  * the market lists the item at all (popularity-weighted coverage, rare items flicker out of
  * stock, Doppler phase entries only where the market quotes phases), the ask ladder and listing count, and the bid ladder and order count on bid markets.
- * Ladder shapes are redrawn every 10 minutes; prices move continuously. Now and then one seller
- * lists a single unit 10-20% under the market for 20 minutes (a quick sale), which is where
- * cross-market arbitrage comes from: at any moment about one book in 200 carries one.
+ * The book holds between change events (quote-changes.ts: every few minutes for popular items,
+ * hours for the long tail) and shows the price model, ladder shape and exchange rate of its last
+ * change. Now and then one seller lists a single unit 10-20% under the market for 20 minutes (a
+ * quick sale), which is where cross-market arbitrage comes from: at any moment about one book in
+ * 200 carries one.
  */
 import { HOUR, MINUTE } from '../../domain/clock.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { RawLevel } from '../../domain/observation.ts';
 import { FORMAT_BY_MARKET } from '../formats/index.ts';
+import { MARKET_INFO } from '../registry.ts';
 import type { SimItem } from './items.ts';
-import { topPrices } from './price-model.ts';
+import { topPrices, unitsPerUsd } from './price-model.ts';
+import { lastChangeAt } from './quote-changes.ts';
 import { PHASE_MARKETS, SIM_PROFILES } from './profiles.ts';
 import { mix, mix3, uniform, unit } from './random.ts';
 import type { SimWorld } from './world.ts';
@@ -24,7 +28,6 @@ export interface SimQuote {
   orderCount: number | null;
 }
 
-const SHAPE_PERIOD_MS = 10 * MINUTE;
 const UNDERCUT_PERIOD_MS = 20 * MINUTE;
 /** Chance that a market's book for an item holds an underpriced unit in a given 20 minutes. */
 const UNDERCUT_CHANCE = 0.005;
@@ -92,7 +95,25 @@ export function undercutPrice(imKey: number, timeMs: number, askTop: number): nu
   return price >= 1 && price < askTop ? price : null;
 }
 
-/** The item's quote; `nativePerUsdCent` converts USD cents to the market's native units. */
+/** Native units per USD cent at `changedAt`, from the rate `nativePerUsdCent` in force at `timeMs`. */
+function rateAt(
+  world: SimWorld,
+  market: MarketId,
+  nativePerUsdCent: number,
+  timeMs: number,
+  changedAt: number,
+): number {
+  const currency = MARKET_INFO[market].currency;
+  if (currency === 'USD' || changedAt === timeMs) return nativePerUsdCent;
+  const drift =
+    unitsPerUsd(world.seed, currency, changedAt) / unitsPerUsd(world.seed, currency, timeMs);
+  return nativePerUsdCent * drift;
+}
+
+/**
+ * The item's quote at `timeMs`: the book of its last change; `nativePerUsdCent` converts USD
+ * cents to the market's native units at `timeMs`.
+ */
 export function quoteAt(
   world: SimWorld,
   market: MarketId,
@@ -103,9 +124,11 @@ export function quoteAt(
   withBids: boolean,
 ): SimQuote {
   const profile = SIM_PROFILES[market];
-  const tops = topPrices(world, market, item, imKey, timeMs);
-  const shapeKey = mix3(imKey, 103, Math.floor(timeMs / SHAPE_PERIOD_MS));
-  const askTop = Math.max(1, Math.round(tops.askUsdCents * nativePerUsdCent));
+  const changedAt = world.quotesHold ? lastChangeAt(imKey, item.popularity, timeMs) : timeMs;
+  const tops = topPrices(world, market, item, imKey, changedAt);
+  const shapeKey = mix3(imKey, 103, changedAt);
+  const perUsdCent = rateAt(world, market, nativePerUsdCent, timeMs, changedAt);
+  const askTop = Math.max(1, Math.round(tops.askUsdCents * perUsdCent));
   const full = ladder(shapeKey, item, askTop, ladderDepth(shapeKey, item), 1, profile.countsOrders);
   const undercut = undercutPrice(imKey, timeMs, askTop);
   if (undercut !== null)
@@ -118,7 +141,7 @@ export function quoteAt(
   }
   const bidKey = mix(shapeKey, 105);
   const hasOrders = unit(mix(bidKey, 1)) < 0.55 + 0.45 * item.popularity;
-  const bidTop = Math.min(bestAsk - 1, Math.round(tops.bidUsdCents * nativePerUsdCent));
+  const bidTop = Math.min(bestAsk - 1, Math.round(tops.bidUsdCents * perUsdCent));
   if (!hasOrders || bidTop < 1) return { ask, listingCount, bid: [], orderCount: 0 };
   const bid = ladder(bidKey, item, bidTop, ladderDepth(bidKey, item), -1, profile.countsOrders);
   const orderCount =

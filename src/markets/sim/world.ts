@@ -1,6 +1,10 @@
 /**
  * The simulated world shared by live adapters and the backfill: seed, per-game item tables,
  * per-market keys, and the options that bound how much each market quotes.
+ *
+ * Listings and per-item depth come, as from the live connectors, from a few per-item requests
+ * per poll (CSFloat asks for 3 priority items, Market.CSGO for 10, within their request
+ * budgets): by default the 10 most popular items, the named deep items, and a rotating 20 more.
  */
 import type { Catalog } from '../../catalog/catalog.ts';
 import type { Game } from '../../domain/games.ts';
@@ -15,12 +19,17 @@ export interface SimWorldOptions {
   catalogs: SimCatalogs;
   /** Items each market quotes per game (most popular first); a number or per market. */
   universe?: number | Partial<Record<MarketId, number>>;
-  /** Items per fetch that carry listings / per-item depth (the 50 most popular always do). */
+  /** Rotating items per fetch with listings / depth besides ALWAYS_DEEP_ITEMS (default 20). */
   depthItemsPerFetch?: number;
   /** Outages, transient errors and slow windows (default on). */
   faults?: boolean;
   /** Items (and their phase variants) with listings / per-item depth on every fetch, by name. */
   deepItems?: readonly string[];
+  /**
+   * Quotes hold between change events (default, quote-changes.ts); false moves every quote at
+   * every moment, the storage benchmarks' worst case.
+   */
+  quotesHold?: boolean;
 }
 
 export interface SimWorld {
@@ -30,11 +39,13 @@ export interface SimWorld {
   universe: SimWorldOptions['universe'];
   depthItemsPerFetch: number;
   faults: boolean;
+  quotesHold: boolean;
   /** Per game, the popularity ranks of `deepItems`. */
   deepRanks: Partial<Record<Game, ReadonlySet<number>>>;
 }
 
-export const ALWAYS_DEEP_ITEMS = 50;
+/** The most popular items, which carry listings / per-item depth on every fetch. */
+export const ALWAYS_DEEP_ITEMS = 10;
 
 export function createSimWorld(options: SimWorldOptions): SimWorld {
   const seed = seedKey(options.seed);
@@ -51,8 +62,9 @@ export function createSimWorld(options: SimWorldOptions): SimWorld {
     games,
     marketKeys,
     universe: options.universe,
-    depthItemsPerFetch: options.depthItemsPerFetch ?? 200,
+    depthItemsPerFetch: options.depthItemsPerFetch ?? 20,
     faults: options.faults ?? true,
+    quotesHold: options.quotesHold ?? true,
     deepRanks: deepRanksOf(games, options.deepItems ?? []),
   };
 }

@@ -3,6 +3,7 @@
  * once per pooled connection and reuses the plan. Bulk writes take one array per column
  * and unnest() them into rows (the column orders of rows.ts).
  */
+import { LISTING_CONFIRM_MS } from '../live-writes.ts';
 import type { QueryConfig } from './driver.ts';
 
 type Statement = (values: unknown[]) => QueryConfig;
@@ -11,8 +12,9 @@ function statement(name: string, text: string, rowMode?: 'array'): Statement {
   return (values) => ({ name, text, values, ...(rowMode ? { rowMode } : {}) });
 }
 
-// An older snapshot never replaces a newer one, even when batches commit out of order, and the
-// same snapshot written again changes nothing (rowCount counts what changed).
+// An older snapshot never replaces a newer one, even when batches commit out of order, a newer
+// one only when its content changed, and the same snapshot written again changes nothing
+// (rowCount counts what changed; see ../live-writes.ts).
 export const upsertSides = statement(
   'upsert_sides',
   `INSERT INTO side_snapshots (game, market, item_id, side, levels, listing_count,
@@ -27,7 +29,12 @@ export const upsertSides = statement(
      ingested_at = excluded.ingested_at, source_updated_at = excluded.source_updated_at,
      source_time_kind = excluded.source_time_kind,
      original_currency = excluded.original_currency
-   WHERE excluded.fetched_at > side_snapshots.fetched_at
+   WHERE (excluded.fetched_at > side_snapshots.fetched_at
+       AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
+         excluded.source_time_kind, excluded.original_currency)
+       IS DISTINCT FROM (side_snapshots.levels, side_snapshots.listing_count,
+         side_snapshots.total_quantity, side_snapshots.source_time_kind,
+         side_snapshots.original_currency))
      OR (excluded.fetched_at = side_snapshots.fetched_at
        AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
          excluded.source_updated_at, excluded.source_time_kind, excluded.original_currency)
@@ -49,6 +56,7 @@ export const insertSales = statement(
   'array',
 );
 
+// A newer listing replaces the stored one when it changed or is due for re-confirmation.
 export const upsertListings = statement(
   'upsert_listings',
   `INSERT INTO listings (game, market, listing_id, item_id, price, float_value, paint_seed,
@@ -69,8 +77,8 @@ export const upsertListings = statement(
      stickers = excluded.stickers, is_stattrak = excluded.is_stattrak,
      fetched_at = excluded.fetched_at, ingested_at = excluded.ingested_at,
      original_currency = excluded.original_currency
-   WHERE excluded.fetched_at > listings.fetched_at
-     OR (excluded.fetched_at = listings.fetched_at
+   WHERE excluded.fetched_at >= listings.fetched_at + ${LISTING_CONFIRM_MS}
+     OR (excluded.fetched_at >= listings.fetched_at
        AND (excluded.item_id, excluded.price, excluded.float_value, excluded.paint_seed,
          excluded.paint_index, excluded.phase, excluded.inspect_link, excluded.stickers,
          excluded.is_stattrak, excluded.original_currency)

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DAY, MINUTE } from '../../domain/clock.ts';
+import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { T0 } from '../contract-fixtures.ts';
 import { compactHistory } from '../history-compaction.ts';
 import { historyStoreContract } from '../history-contract.ts';
@@ -30,7 +31,7 @@ historyStoreContract(
       cleanup: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
     };
   },
-  { runs: true },
+  { pages: true },
 );
 
 const batch = {
@@ -64,37 +65,62 @@ describe('sqlite history file', () => {
     await store.close();
   });
 
-  test('a history file written before runs gets the run column and the settled marks', async () => {
+  test('a history file of the run layout is converted and reads the same history back', async () => {
     const file = freshFile();
     const first = createSqlitePriceStore({ path: file });
     await first.init();
-    await first.writeBatch(batch);
+    for (let bucket = 0; bucket < 6; bucket += 1) {
+      const at = bucket * 10 * MINUTE + MINUTE;
+      await first.writeBatch({
+        sides: [ask('skinport', bucket < 4 ? 1234 : 1250, at)],
+        sales: bucket === 5 ? [sale('csfloat', 1150, 2, at)] : [],
+        listings: [],
+      });
+    }
+    const read = (store: typeof first) =>
+      Promise.all(
+        [SERIES.aggregate, SERIES.skinport, SERIES.csfloat].flatMap((series) =>
+          TIERS.flatMap((tier) => [
+            store.readRollups(series, tier, 0, T0 + DAY),
+            store.readSaleCounts(series, tier, 0, T0 + DAY),
+          ]),
+        ),
+      );
+    const expected = await read(first);
     await first.close();
     const old = new Database(historyPathOf(file));
-    for (const tier of ['10m', '1h', '1d']) {
-      old.exec(
-        `CREATE TABLE copy AS SELECT series, bucket, ask, bid, sales, sale_units FROM rollups_${tier}`,
-      );
-      old.exec(`DROP TABLE rollups_${tier}`);
-      old.exec(`CREATE TABLE rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
-        ask BLOB, bid BLOB, sales BLOB, sale_units INTEGER, PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID`);
-      old.exec(`INSERT INTO rollups_${tier} SELECT * FROM copy; DROP TABLE copy`);
+    for (const tier of TIERS) {
+      old.exec(`DROP TABLE pages_${tier}; ALTER TABLE rollups_${tier} RENAME TO copy;
+        CREATE TABLE rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
+          ask BLOB, bid BLOB, sales BLOB, sale_units INTEGER,
+          run INTEGER NOT NULL DEFAULT 1 CHECK (run >= 1),
+          PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID;
+        INSERT INTO rollups_${tier} SELECT *, 1 FROM copy; DROP TABLE copy;`);
     }
-    old.exec(
-      'CREATE TABLE mark AS SELECT id, journal_id, frontier_10m, frontier_1h, frontier_1d FROM fold_mark',
-    );
-    old.exec('DROP TABLE fold_mark; ALTER TABLE mark RENAME TO fold_mark');
+    const first10m = Math.floor(T0 / (10 * MINUTE));
+    const equal = old
+      .prepare('SELECT count(DISTINCT ask) FROM rollups_10m WHERE bucket < ?')
+      .pluck()
+      .get(first10m + 4);
+    assert.equal(equal, 2, 'per series, the first four buckets hold the same');
+    old
+      .prepare('DELETE FROM rollups_10m WHERE bucket > ? AND bucket < ?')
+      .run(first10m, first10m + 4);
+    old.prepare('UPDATE rollups_10m SET run = 4 WHERE bucket = ?').run(first10m);
+    for (const tier of TIERS) {
+      old.exec(`ALTER TABLE fold_mark ADD COLUMN settled_${tier} INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE fold_mark ADD COLUMN late_${tier} INTEGER NOT NULL DEFAULT ${Number.MAX_SAFE_INTEGER}`);
+    }
     old.close();
     const store = createSqlitePriceStore({ path: file });
     await store.init();
-    const runs = store.db.prepare('SELECT DISTINCT run FROM history.rollups_10m').pluck().all();
-    assert.deepEqual(runs, [1]);
-    const settled = store.db.prepare('SELECT settled_1h FROM history.fold_mark').pluck().get();
-    assert.equal(settled, 0);
-    const rows = await store.readRollups(SERIES.skinport, '10m', 0, T0 + DAY);
-    assert.equal(rows[0]?.ask?.prices.min, 1234);
-    const { joined } = await compactHistory(store, T0 + DAY, {});
-    assert.deepEqual(joined, { '10m': 0, '1h': 0, '1d': 0 });
+    assert.deepEqual(await read(store), expected);
+    const columns = store.db.prepare('SELECT name FROM pragma_table_info(?, ?)').pluck();
+    assert.ok(!columns.all('rollups_10m', 'history').includes('run'));
+    assert.ok(!columns.all('fold_mark', 'history').includes('settled_1h'));
+    const { packed } = await compactHistory(store, T0 + 8 * DAY, {});
+    assert.deepEqual(packed, { '10m': 6 + 6 + 1, '1h': 3, '1d': 0 });
+    assert.deepEqual(await read(store), expected);
     await store.close();
   });
 

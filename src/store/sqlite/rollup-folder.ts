@@ -24,8 +24,8 @@ import {
   type CachedRow,
   type RollupRowCache,
 } from './rollup-row-cache.ts';
+import { unpackPage } from './rollup-pages.ts';
 import type { RollupStatements } from './rollup-statements.ts';
-import { splitRunAt } from './run-collapse.ts';
 
 /** When a fold is due: this long after the last one, or this much pending. */
 export const FOLD_POLICY = {
@@ -75,8 +75,8 @@ function writeRows(statements: RollupStatements, changed: readonly CachedRow[]):
     const sales = dirty & DIRTY_SALES && row.sales ? encodeSalesTransient(row.sales) : null;
     const units = sales ? row.sales!.n : null;
     const tierStatements = statements.tiers[cached.tier];
-    if (cached.inRun) splitRunAt(tierStatements, cached.series, cached.bucket);
-    cached.inRun = false;
+    if (cached.packed) unpackPage(tierStatements, cached.tier, cached.series, cached.bucket);
+    cached.packed = false;
     tierStatements.upsertRow.run(cached.series, cached.bucket, ask, bid, sales, units);
     cached.dirty = 0;
   }
@@ -130,13 +130,11 @@ export function createRollupFolder(
     for (const entry of pending.values()) mergeInto(cache, changed, entry);
     writeRows(statements, changed);
     const reached = TIERS.map((tier) => cache.frontier[tier]);
-    const lowest = TIERS.map(() => Number.MAX_SAFE_INTEGER);
     for (const row of changed) {
       const index = TIERS.indexOf(row.tier);
       if (row.bucket > reached[index]!) reached[index] = row.bucket;
-      if (row.bucket < lowest[index]!) lowest[index] = row.bucket;
     }
-    statements.foldedBuckets.run(...reached, ...lowest, ...lowest);
+    statements.foldedBuckets.run(...reached);
     return reached;
   });
 

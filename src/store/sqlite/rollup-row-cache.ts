@@ -3,15 +3,17 @@
  * keeps hitting the current buckets) neither re-reads nor re-decodes them. The cache is only
  * trusted while no other connection has committed to the history file: its `data_version`
  * moves when one has (own commits leave it alone), and then the cache starts over. A failed
- * fold, or a retention step on this connection, also empties it, as does outgrowing its limit.
+ * fold, or an upkeep step on this connection, also empties it, as does outgrowing its limit.
+ * A bucket of a packed period is read from its page (rollup-pages.ts); the fold unpacks the
+ * page back into loose rows before it writes the bucket.
  */
 import type Database from 'better-sqlite3';
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
 import { decodeSales, decodeSide } from '../rollup-codec.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
-import type { RollupStatements, RunRow } from './rollup-statements.ts';
-import { coveringRow } from './run-collapse.ts';
+import { PAGE_BUCKETS, pageEntries } from './rollup-pages.ts';
+import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
 
 /** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */
 export const ROW_CACHE_LIMIT = 100_000;
@@ -32,17 +34,28 @@ export interface CachedRow {
   row: RollupRow;
   /** DIRTY_* bits: sections changed by the current batch. */
   dirty: number;
-  /** The stored row stood for a run of buckets: split it before writing this one. */
-  inRun: boolean;
+  /** The bucket's period is packed: unpack it before writing this row. */
+  packed: boolean;
 }
 
-function decodeRow(start: number, stored: RunRow): RollupRow {
+function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
   return {
     start,
-    ask: stored[2] ? decodeSide('ask', stored[2], start) : null,
-    bid: stored[3] ? decodeSide('bid', stored[3], start) : null,
-    sales: stored[4] ? decodeSales(stored[4]) : null,
+    ask: stored[1] ? decodeSide('ask', stored[1], start) : null,
+    bid: stored[2] ? decodeSide('bid', stored[2], start) : null,
+    sales: stored[3] ? decodeSales(stored[3]) : null,
   };
+}
+
+/** The stored bucket, as a loose row or from its period's page (then `packed`). */
+function storedRow(statements: TierStatements, tier: Tier, series: number, bucket: number) {
+  const loose = statements.selectRows.get(series, bucket, bucket + 1);
+  if (loose) return { found: loose, packed: false };
+  const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
+  const page = statements.selectPage.get(series, period);
+  if (page === undefined) return { found: undefined, packed: false };
+  const found = pageEntries(tier, period, page).find((entry) => entry[0] === bucket);
+  return { found, packed: true };
 }
 
 export class RollupRowCache {
@@ -80,12 +93,12 @@ export class RollupRowCache {
     let cached = this.rows.get(key);
     if (!cached) {
       const start = bucket * TIER_MS[tier];
-      const found =
+      const { found, packed } =
         bucket > this.frontier[tier]
-          ? undefined
-          : coveringRow(this.statements.tiers[tier], series, bucket);
+          ? { found: undefined, packed: false }
+          : storedRow(this.statements.tiers[tier], tier, series, bucket);
       const row = found ? decodeRow(start, found) : emptyRow(start);
-      cached = { tier, series, bucket, row, dirty: 0, inRun: found !== undefined && found[1] > 1 };
+      cached = { tier, series, bucket, row, dirty: 0, packed };
       this.rows.set(key, cached);
     }
     return cached;

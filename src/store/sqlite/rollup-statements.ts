@@ -1,20 +1,18 @@
 /**
  * The SQL of the history rollups, prepared once per connection: the series directory and the
- * journal (prices file), and per tier table (history file, history-file.ts) point reads and
- * upserts for the folder, range reads for the HistoryStore and the per-series deletes of the
- * retention pass, plus the fold mark.
+ * journal (prices file), and per tier (history file, history-file.ts) the loose rows and the
+ * pages (rollup-pages.ts): upserts for the folder, range reads for the HistoryStore, and the
+ * per-series work of the upkeep pass, plus the fold mark.
  */
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
-import { HISTORY_SCHEMA, NO_LATE_WRITE } from './history-file.ts';
+import { HISTORY_SCHEMA } from './history-file.ts';
+import { SECTION_BITS } from './rollup-pages.ts';
 
-type Section = 'ask' | 'bid' | 'sales';
-/** Which sections a range row holds, as bits. */
-export const SECTION_BITS: Readonly<Record<Section, number>> = { ask: 1, bid: 2, sales: 4 };
-/** Bytes before each row's sections in a range read: bucket and run (u32 BE), section bits. */
-export const RANGE_HEADER_BYTES = 9;
-export type UnitsRow = [bucket: number, run: number, units: number];
+/** Bytes before each row's sections in a range read: bucket (u32 BE), SECTION_BITS byte. */
+export const RANGE_HEADER_BYTES = 5;
 type Blob = Buffer | null;
+export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
 function memoize<T>(make: (key: string) => T): (key: string) => T {
   const made = new Map<string, T>();
@@ -25,109 +23,53 @@ function memoize<T>(make: (key: string) => T): (key: string) => T {
   };
 }
 
-/** A stored row with the buckets it covers: [bucket, run, ask, bid, sales, sale_units]. */
-export type RunRow = [
-  bucket: number,
-  run: number,
-  ask: Buffer | null,
-  bid: Buffer | null,
-  sales: Buffer | null,
-  units: number | null,
-];
-
 /**
- * The start of the series' last row before `bucket` (the one that may run into it), else
- * `bucket`; binds (series, bucket, bucket).
+ * Range read of the given sections (a subset of ask, bid, sales) as ONE blob, oldest bucket
+ * first: per row RANGE_HEADER_BYTES of header, then those sections' bytes back to back.
+ * better-sqlite3 makes a fresh Buffer for every BLOB value it returns; at a few thousand rows
+ * that cost more than the read itself, so the rows are concatenated in SQL. The subquery walks
+ * the primary key in bucket order (a co-routine, no sort), and the reader checks that the
+ * buckets ascend. Binds (series, from, to).
  */
-const runStartBefore = (table: string) =>
-  `ifnull((SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket DESC LIMIT 1), ?)`;
-
-function rangeStatements(db: Database.Database, table: string) {
-  return {
-    /**
-     * Range read of the given sections (a subset of ask, bid, sales) as ONE blob, oldest bucket
-     * first: per row RANGE_HEADER_BYTES of header (its first bucket and its run, 4 bytes
-     * big-endian each, and a byte with a SECTION_BITS bit per section present), then those
-     * sections' bytes back to back. Rows overlap [from, to): the row before `from` is included
-     * when its run reaches in. better-sqlite3 makes a fresh Buffer for every BLOB value it
-     * returns; at a few thousand rows that cost more than the read itself, so the rows are
-     * concatenated in SQL. The subquery walks the primary key in bucket order (a co-routine,
-     * no sort), and the reader checks that the buckets ascend.
-     * Binds (series, series, from, from, to, from).
-     */
-    selectRange: memoize((columns: string) => {
-      const sections = columns.split(',');
-      const flags = sections.map(
-        (name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name as Section]}`,
-      );
-      const bytes = sections.map((name) => `ifnull(${name}, x'')`);
-      return db
-        .prepare<[number, number, number, number, number, number], Buffer | null>(
-          `SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
-             SELECT unhex(printf('%08X%08X%02X', bucket, run, ${flags.join(' + ')}))
-               || ${bytes.join(' || ')} AS piece
-             FROM ${table} WHERE series = ? AND bucket >= ${runStartBefore(table)}
-               AND bucket < ? AND bucket + run > ? ORDER BY bucket)`,
-        )
-        .pluck();
-    }),
-    /** Binds (series, series, from, from, to, from): rows with sales overlapping [from, to). */
-    selectUnits: db
-      .prepare<[number, number, number, number, number, number], UnitsRow>(
-        `SELECT bucket, run, sale_units FROM ${table}
-         WHERE series = ? AND bucket >= ${runStartBefore(table)} AND bucket < ?
-           AND bucket + run > ? AND sale_units IS NOT NULL
-         ORDER BY bucket`,
+function rangeStatement(db: Database.Database, table: string) {
+  return memoize((columns: string) => {
+    const sections = columns.split(',') as (keyof typeof SECTION_BITS)[];
+    const flags = sections.map((name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name]}`);
+    const bytes = sections.map((name) => `ifnull(${name}, x'')`);
+    return db
+      .prepare<[number, number, number], Buffer | null>(
+        `SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
+           SELECT unhex(printf('%08X%02X', bucket, ${flags.join(' + ')})) || ${bytes.join(' || ')}
+             AS piece
+           FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket)`,
       )
-      .raw(),
-  };
+      .pluck();
+  });
 }
 
-function runStatements(db: Database.Database, table: string) {
+function pageStatements(db: Database.Database, tier: Tier) {
+  const table = `${HISTORY_SCHEMA}.pages_${tier}`;
   return {
-    /** The row holding `bucket` if any: the series' last row starting at or before it. */
-    selectCovering: db
-      .prepare<[number, number], RunRow>(
-        `SELECT bucket, run, ask, bid, sales, sale_units FROM ${table}
-         WHERE series = ? AND bucket <= ? ORDER BY bucket DESC LIMIT 1`,
+    selectPage: db
+      .prepare<[number, number], Buffer>(
+        `SELECT data FROM ${table} WHERE series = ? AND period = ?`,
+      )
+      .pluck(),
+    /** Binds (series, from, to): the pages of periods in [from, to), oldest first. */
+    selectPages: db
+      .prepare<[number, number, number], [period: number, data: Buffer]>(
+        `SELECT period, data FROM ${table} WHERE series = ? AND period >= ? AND period < ?
+         ORDER BY period`,
       )
       .raw(),
-    /** Binds (series, series, from, from, before, limit): rows from the one running into `from`. */
-    selectRuns: db
-      .prepare<[number, number, number, number, number, number], RunRow>(
-        `SELECT bucket, run, ask, bid, sales, sale_units FROM ${table}
-         WHERE series = ? AND bucket >= ${runStartBefore(table)} AND bucket < ?
-         ORDER BY bucket LIMIT ?`,
-      )
-      .raw(),
-    insertRun: db.prepare<[number, number, Blob, Blob, Blob, number | null, number]>(
-      `INSERT INTO ${table} (series, bucket, ask, bid, sales, sale_units, run)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    insertPage: db.prepare<[number, number, Buffer]>(
+      `INSERT INTO ${table} (series, period, data) VALUES (?, ?, ?)`,
     ),
-    /** Binds (run, ask, bid, series, bucket). */
-    setRun: db.prepare<[number, Blob, Blob, number, number]>(
-      `UPDATE ${table} SET run = ?, ask = ?, bid = ? WHERE series = ? AND bucket = ?`,
-    ),
-    /** Binds (run, series, bucket). */
-    shortenRun: db.prepare<[number, number, number]>(
-      `UPDATE ${table} SET run = ? WHERE series = ? AND bucket = ?`,
-    ),
-    /** Binds (series, after, before): the rows strictly between two buckets. */
-    deleteBetween: db.prepare<[number, number, number]>(
-      `DELETE FROM ${table} WHERE series = ? AND bucket > ? AND bucket < ?`,
-    ),
-    /**
-     * A run that starts before `cutoff` and reaches past it keeps only its buckets from
-     * `cutoff` on. Binds (cutoff, cutoff, series, series, cutoff, cutoff).
-     */
-    trimRunAcross: db.prepare<[number, number, number, number, number, number]>(
-      `UPDATE ${table} SET run = bucket + run - ?, bucket = ?
-       WHERE series = ? AND bucket = (SELECT bucket FROM ${table} WHERE series = ? AND bucket < ?
-         ORDER BY bucket DESC LIMIT 1) AND bucket + run > ?`,
+    deletePage: db.prepare<[number, number]>(
+      `DELETE FROM ${table} WHERE series = ? AND period = ?`,
     ),
   };
 }
-
 function tierStatements(db: Database.Database, tier: Tier) {
   const table = `${HISTORY_SCHEMA}.rollups_${tier}`;
   return {
@@ -137,8 +79,25 @@ function tierStatements(db: Database.Database, tier: Tier) {
       ON CONFLICT (series, bucket) DO UPDATE SET ask = coalesce(excluded.ask, ask),
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales),
         sale_units = coalesce(excluded.sale_units, sale_units)`),
-    ...rangeStatements(db, table),
-    ...runStatements(db, table),
+    selectRange: rangeStatement(db, table),
+    /** Binds (series, before): a series' first loose bucket before `before`, if any. */
+    firstBefore: db
+      .prepare<[number, number], number>(
+        `SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket LIMIT 1`,
+      )
+      .pluck(),
+    /** Binds (series, from, to). */
+    selectRows: db
+      .prepare<[number, number, number], RowOfPeriod>(
+        `SELECT bucket, ask, bid, sales FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ?
+         ORDER BY bucket`,
+      )
+      .raw(),
+    /** Binds (series, from, to). */
+    deleteRows: db.prepare<[number, number, number]>(
+      `DELETE FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ?`,
+    ),
+    ...pageStatements(db, tier),
     /** The bucket at 0-based position `offset` among a series' expired buckets, if any. */
     expiredAt: db.prepare<[number, number, number], { bucket: number }>(
       `SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket LIMIT 1 OFFSET ?`,
@@ -185,15 +144,10 @@ export function prepareRollupStatements(db: Database.Database) {
          FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
       )
       .raw(),
-    /**
-     * After a fold, per tier (10m, 1h, 1d): raises the frontier to the highest bucket written,
-     * and lowers the settled and late marks to the lowest (the next run pass looks again).
-     */
+    /** After a fold, per tier (10m, 1h, 1d): raises the frontier to the highest bucket written. */
     foldedBuckets: db.prepare<number[]>(
       `UPDATE ${HISTORY_SCHEMA}.fold_mark SET
-         ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')},
-         ${TIERS.map((tier) => `settled_${tier} = min(settled_${tier}, ?)`).join(', ')},
-         ${TIERS.map((tier) => `late_${tier} = min(late_${tier}, ?)`).join(', ')}
+         ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')}
        WHERE id = 1`,
     ),
     /** Moves the mark from the second id to the first; 0 changes when it was not there. */
@@ -208,28 +162,13 @@ export function prepareRollupStatements(db: Database.Database) {
     lockHistory: db.prepare(
       `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = journal_id WHERE id = 1`,
     ),
-    readSettled: db
-      .prepare<[], [number, number, number]>(
-        `SELECT ${TIERS.map((tier) => `settled_${tier}`).join(', ')}
-         FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
-      )
-      .raw(),
-    /** A run pass of the tier starts: no fold has written since. */
-    startRunPass: memoize((tier) =>
-      db.prepare(
-        `UPDATE ${HISTORY_SCHEMA}.fold_mark SET late_${tier} = ${NO_LATE_WRITE} WHERE id = 1`,
-      ),
-    ),
-    /**
-     * A run pass of the tier up to the given bucket is complete: every bucket below the
-     * settled mark has been looked at for runs, except what folds wrote since the pass began.
-     */
-    finishRunPass: memoize((tier) =>
-      db.prepare<[number]>(
-        `UPDATE ${HISTORY_SCHEMA}.fold_mark
-         SET settled_${tier} = min(max(settled_${tier}, ?), late_${tier}), late_${tier} = ${NO_LATE_WRITE}
-         WHERE id = 1`,
-      ),
+    readExpired: db
+      .prepare<[string], number>(`SELECT bucket FROM ${HISTORY_SCHEMA}.expired WHERE tier = ?`)
+      .pluck(),
+    /** Binds (tier, bucket): raises the tier's retention cutoff. */
+    raiseExpired: db.prepare<[string, number]>(
+      `INSERT INTO ${HISTORY_SCHEMA}.expired (tier, bucket) VALUES (?, ?)
+       ON CONFLICT (tier) DO UPDATE SET bucket = max(bucket, excluded.bucket)`,
     ),
     seriesFrom: db
       .prepare<[number, number], [number]>(

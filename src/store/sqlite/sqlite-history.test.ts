@@ -26,13 +26,13 @@ historyStoreContract(
       cleanup: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
     };
   },
-  { runs: true },
+  { pages: true },
 );
 
 historyStoreContract(
   'sqlite :memory:',
   async () => ({ store: createSqlitePriceStore({ path: ':memory:' }), cleanup: async () => {} }),
-  { runs: true },
+  { pages: true },
 );
 
 function changes(store: ReturnType<typeof createSqlitePriceStore>): number {
@@ -76,48 +76,37 @@ describe('sqlite history', () => {
     await store.close();
   });
 
-  test('change-only: a quiet series is stored as one row per run of equal buckets', async () => {
+  test('settled periods are packed into one page per series; reads stay the same', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
     for (let bucket = 0; bucket < 144; bucket += 1) {
       const at = bucket * 10 * MINUTE + MINUTE + (bucket % 3) * 1000;
-      const price = bucket < 100 ? 1234 : 1250;
+      const price = 1234 + (bucket % 7) * 10;
       await store.writeBatch({ sides: [ask('skinport', price, at)], sales: [], listings: [] });
     }
-    const count = (tier: string) =>
-      store.db.prepare(`SELECT count(*) FROM history.rollups_${tier}`).pluck().get();
-    const before = await store.readRollups(SERIES.aggregate, '10m', 0, T0 + DAY);
-    assert.deepEqual([count('10m'), count('1h')], [2 * 144, 2 * 24]);
-    await compactHistory(store, T0 + 2 * DAY, {});
-    assert.deepEqual([count('10m'), count('1h')], [2 * 2, 2 * 3], 'the price moved once');
-    assert.deepEqual(await store.readRollups(SERIES.aggregate, '10m', 0, T0 + DAY), before);
-    await store.close();
-  });
-
-  test('a fold below the settled mark during a run pass keeps the mark down', async () => {
-    const store = createSqlitePriceStore({ path: ':memory:' });
-    await store.init();
-    const quote = (bucket: number) => ({
-      sides: [ask('skinport', 1234, bucket * 10 * MINUTE + MINUTE)],
-      sales: [],
-      listings: [],
-    });
-    for (let bucket = 0; bucket < 12; bucket += 1) {
-      if (bucket !== 5) await store.writeBatch(quote(bucket));
-    }
-    const pass = async (cursor: string | null = null) => {
-      do {
-        cursor = (await store.collapseRunsBefore('10m', T0 + DAY, { cursor, maxRows: 1 })).cursor;
-      } while (cursor !== null);
-    };
-    const first = await store.collapseRunsBefore('10m', T0 + DAY, { cursor: null, maxRows: 1 });
-    assert.notEqual(first.cursor, null, 'one series per step: the aggregate is still to come');
-    await store.writeBatch(quote(5));
-    await pass(first.cursor);
-    const rows = () => store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
-    assert.equal(rows(), 3 + 1, 'the second series joined the late bucket, the first not yet');
-    await pass();
-    assert.equal(rows(), 2, 'the next pass looked again');
+    const count = (table: string) =>
+      store.db.prepare(`SELECT count(*) FROM history.${table}`).pluck().get();
+    const bytes = (table: string) =>
+      store.db.prepare(`SELECT sum(length(data)) FROM history.${table}`).pluck().get() as number;
+    const before = await Promise.all(
+      TIERS.map((tier) => store.readRollups(SERIES.aggregate, tier, 0, T0 + DAY)),
+    );
+    const rowBytes = store.db
+      .prepare('SELECT sum(length(ask)) FROM history.rollups_10m')
+      .pluck()
+      .get() as number;
+    await compactHistory(store, T0 + 8 * DAY, {});
+    assert.deepEqual(
+      ['rollups_10m', 'pages_10m', 'rollups_1h', 'pages_1h'].map(count),
+      [0, 2, 0, 2],
+      'a day of 10-minute buckets and a week of hours, per series',
+    );
+    assert.equal(count('rollups_1d'), 2, 'its 64 days have not ended');
+    assert.ok(bytes('pages_10m') < rowBytes / 2, `${bytes('pages_10m')} of ${rowBytes} bytes`);
+    const after = await Promise.all(
+      TIERS.map((tier) => store.readRollups(SERIES.aggregate, tier, 0, T0 + DAY)),
+    );
+    assert.deepEqual(after, before);
     await store.close();
   });
 

@@ -1,7 +1,7 @@
 /**
- * The HistoryStore half of the SQLite store: range reads of the rollup tables, which expand a
- * row standing for a run of buckets (run-collapse.ts) into those buckets, and the upkeep steps
- * of sqlite-history-upkeep.ts (retention and runs).
+ * The HistoryStore half of the SQLite store: range reads over the loose rows and the pages of
+ * packed periods (rollup-pages.ts), merged in bucket order, and the upkeep steps of
+ * sqlite-history-upkeep.ts (retention and packing).
  */
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
@@ -15,7 +15,8 @@ import {
 } from '../history-store.ts';
 import type { RollupRow, SidePartial } from '../../pricing/rollups.ts';
 import type { SaleCount } from '../../pricing/rollup-volume.ts';
-import { RANGE_HEADER_BYTES, SECTION_BITS } from './rollup-statements.ts';
+import { PAGE_BUCKETS, SECTION_BITS, walkPage } from './rollup-pages.ts';
+import { RANGE_HEADER_BYTES } from './rollup-statements.ts';
 import { createSqliteBucketHistory } from './bucket-history.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
 import type { StoreRollups } from './store-rollups.ts';
@@ -61,39 +62,59 @@ export function createSqliteHistory(
     const width = TIER_MS[tier];
     const columns = ALL_SECTIONS.filter((name) => sections.includes(name));
     if (columns.length === 0) return;
-    const statement = ready().statements.tiers[tier].selectRange(columns.join(','));
+    const statements = ready().statements.tiers[tier];
     const reused = reuse ? reusableRow() : null;
+    const skipped = reusableRow();
     const shared: RollupRow = { start: 0, ask: null, bid: null, sales: null };
     const reader = new SectionReader();
+    const askWanted = sections.includes('ask');
+    const bidWanted = sections.includes('bid');
+    const salesWanted = sections.includes('sales');
     const askSketch = sketches.includes('ask');
     const bidSketch = sketches.includes('bid');
-    const packed = statement.get(id, id, from, from, to, from);
-    if (!packed) return;
-    let at = 0;
     let previous = -1;
-    while (at < packed.length) {
-      const first = packed.readUInt32BE(at);
-      const end = first + packed.readUInt32BE(at + 4);
-      if (first <= previous) throw new RollupCodecError('range read out of bucket order');
-      previous = first;
-      const present = packed[at + RANGE_HEADER_BYTES - 1]!;
-      const sectionsAt = at + RANGE_HEADER_BYTES;
-      let after = -1;
-      for (let bucket = Math.max(first, from); bucket < Math.min(end, to); bucket += 1) {
-        const row = reuse ? shared : { ...shared };
-        row.start = bucket * width;
-        reader.begin(packed, sectionsAt);
-        row.ask =
-          present & SECTION_BITS.ask ? reader.side('ask', row.start, reused?.ask, askSketch) : null;
-        row.bid =
-          present & SECTION_BITS.bid ? reader.side('bid', row.start, reused?.bid, bidSketch) : null;
-        row.sales = present & SECTION_BITS.sales ? reader.sales(reused?.sales) : null;
-        after = reader.offset();
-        visit(row);
+    /** Reads the bucket's sections at the reader; hands the asked-for ones over in range. */
+    const entry = (bucket: number, bits: number, lowest = from) => {
+      if (bucket <= previous) throw new RollupCodecError('range read out of bucket order');
+      previous = bucket;
+      const into = bucket < lowest || bucket >= to ? skipped : reused;
+      const row = reuse ? shared : { ...shared };
+      row.start = bucket * width;
+      const side = (name: 'ask' | 'bid', wanted: boolean, withSketch: boolean) => {
+        if (!(bits & SECTION_BITS[name])) return null;
+        if (wanted) return reader.side(name, row.start, into?.[name], withSketch);
+        reader.skipSide(name);
+        return null;
+      };
+      row.ask = side('ask', askWanted, askSketch);
+      row.bid = side('bid', bidWanted, bidSketch);
+      row.sales = bits & SECTION_BITS.sales ? reader.sales(into?.sales) : null;
+      if (!salesWanted) row.sales = null;
+      if (into !== skipped) visit(row);
+    };
+    const perPage = PAGE_BUCKETS[tier];
+    const pages = statements.selectPages.all(
+      id,
+      Math.floor(from / perPage),
+      Math.ceil(to / perPage),
+    );
+    let page = 0;
+    /** Page buckets below the tier's expired mark are gone (expirePages). */
+    const lowest = Math.max(from, ready().statements.readExpired.get(tier) ?? 0);
+    const pageEntry = (bucket: number, bits: number) => entry(bucket, bits, lowest);
+    const pagesBefore = (bucket: number) => {
+      for (; page < pages.length && pages[page]![0] * perPage < bucket; page += 1) {
+        walkPage(tier, pages[page]![0], pages[page]![1], reader, pageEntry);
       }
-      if (after < 0) throw new RollupCodecError('range read returned a row outside the range');
-      at = after;
+    };
+    const packed = statements.selectRange(columns.join(',')).get(id, from, to) ?? Buffer.alloc(0);
+    for (let at = 0; at < packed.length; at = reader.offset()) {
+      const bucket = packed.readUInt32BE(at);
+      pagesBefore(bucket);
+      reader.begin(packed, at + RANGE_HEADER_BYTES);
+      entry(bucket, packed[at + RANGE_HEADER_BYTES - 1]!);
     }
+    pagesBefore(Number.MAX_SAFE_INTEGER);
   };
 
   return {
@@ -115,18 +136,12 @@ export function createSqliteHistory(
       scan(await seriesId(key), tier, fromMs, toMs, sections, visit, true, sketches);
     },
     async readSaleCounts(key, tier, fromMs, toMs) {
-      const id = await seriesId(key);
-      if (id === null) return [];
-      const [from, to] = rangeBounds(tier, fromMs, toMs);
-      const width = TIER_MS[tier];
       const counts: SaleCount[] = [];
-      const rows = ready().statements.tiers[tier].selectUnits.all(id, id, from, from, to, from);
-      for (const [first, run, units] of rows) {
-        const end = Math.min(first + run, to);
-        for (let bucket = Math.max(first, from); bucket < end; bucket += 1) {
-          counts.push({ start: bucket * width, units });
-        }
-      }
+      const id = await seriesId(key);
+      const visit = (row: RollupRow) => {
+        if (row.sales) counts.push({ start: row.start, units: row.sales.n });
+      };
+      scan(id, tier, fromMs, toMs, ['sales'], visit, true, []);
       return counts;
     },
     ...createHistoryUpkeep(db, ready),

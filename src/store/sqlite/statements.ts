@@ -2,6 +2,7 @@
  * Every SQL statement the SQLite store runs, prepared once after migrations and reused.
  */
 import type Database from 'better-sqlite3';
+import { LISTING_CONFIRM_MS } from '../live-writes.ts';
 import type { FetchRow, ListingRow, SaleRow, SideRow } from './rows.ts';
 
 type Param = number | string | Buffer | null;
@@ -24,8 +25,9 @@ const FETCH_COLUMNS = `market, game, started_at AS startedAt, fetched_at AS fetc
 
 export function prepareStatements(db: Database.Database) {
   return {
-    // A snapshot older than the stored one (a past-data import after live data) changes nothing,
-    // nor does one equal to it (the same snapshot written again), so `changes` counts news.
+    // A newer snapshot replaces the stored one only when its content changed, and one of the
+    // same fetch time when it differs in anything; an older one never does (live-writes.ts).
+    // A fetch that confirms an unchanged side writes nothing, so `changes` counts news.
     upsertSide: db.prepare<[Param[]]>(`
       INSERT INTO side_snapshots (game, item_id, market, side, levels, listing_count,
         total_quantity, fetched_at, ingested_at, source_updated_at, source_time_kind,
@@ -37,7 +39,12 @@ export function prepareStatements(db: Database.Database) {
         ingested_at = excluded.ingested_at, source_updated_at = excluded.source_updated_at,
         source_time_kind = excluded.source_time_kind,
         original_currency = excluded.original_currency
-      WHERE excluded.fetched_at > side_snapshots.fetched_at
+      WHERE (excluded.fetched_at > side_snapshots.fetched_at
+          AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
+            excluded.source_time_kind, excluded.original_currency)
+          IS NOT (side_snapshots.levels, side_snapshots.listing_count,
+            side_snapshots.total_quantity, side_snapshots.source_time_kind,
+            side_snapshots.original_currency))
         OR (excluded.fetched_at = side_snapshots.fetched_at
           AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
             excluded.source_updated_at, excluded.source_time_kind, excluded.original_currency)
@@ -50,7 +57,9 @@ export function prepareStatements(db: Database.Database) {
         original_currency)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (game, item_id, sold_at, market, price, quantity) DO NOTHING`),
-    // As for sides: an older fetch of a listing never replaces a newer one (as on PostgreSQL).
+    // As for sides: an older fetch of a listing never replaces a newer one (as on PostgreSQL),
+    // and a newer one only when the listing changed or its stored fetchedAt is due for
+    // re-confirmation (LISTING_CONFIRM_MS, live-writes.ts).
     upsertListing: db.prepare<[Param[]]>(`
       INSERT INTO listings (game, market, listing_id, item_id, price, float_value, paint_seed,
         paint_index, phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at,
@@ -63,11 +72,11 @@ export function prepareStatements(db: Database.Database) {
         stickers = excluded.stickers, is_stattrak = excluded.is_stattrak,
         fetched_at = excluded.fetched_at, ingested_at = excluded.ingested_at,
         original_currency = excluded.original_currency
-      WHERE excluded.fetched_at > listings.fetched_at
-        OR (excluded.fetched_at = listings.fetched_at
+      WHERE excluded.fetched_at >= listings.fetched_at + ${LISTING_CONFIRM_MS}
+        OR (excluded.fetched_at >= listings.fetched_at
           AND (excluded.item_id, excluded.price, excluded.float_value, excluded.paint_seed,
-            excluded.paint_index, excluded.phase, excluded.inspect_link, excluded.stickers,
-            excluded.is_stattrak, excluded.original_currency)
+              excluded.paint_index, excluded.phase, excluded.inspect_link, excluded.stickers,
+              excluded.is_stattrak, excluded.original_currency)
           IS NOT (listings.item_id, listings.price, listings.float_value, listings.paint_seed,
             listings.paint_index, listings.phase, listings.inspect_link, listings.stickers,
             listings.is_stattrak, listings.original_currency))`),

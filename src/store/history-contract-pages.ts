@@ -1,7 +1,8 @@
 /**
- * HistoryStore contract cases for change-only storage (collapseRunsBefore), registered for
- * stores that implement it: joining runs of equal buckets changes no read, late data splits a
- * run, retention cuts one, and a re-sent snapshot still counts once.
+ * HistoryStore contract cases for compact storage (packBefore), registered for stores that
+ * implement it with periods of at most a UTC day of 10-minute buckets and a week of hours:
+ * packing changes no read (lastAt included), late data for a packed period merges, retention
+ * cuts a page, and a re-sent snapshot still counts once.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +10,6 @@ import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
 import { TIERS, TIER_MS } from '../pricing/rollup-buckets.ts';
 import { MemoryRollups } from '../pricing/rollup-memory.ts';
-import type { RollupRow } from '../pricing/rollups.ts';
 import { T0 } from './contract-fixtures.ts';
 import { compactHistory } from './history-compaction.ts';
 import {
@@ -26,8 +26,8 @@ import type { PriceStore } from './price-store.ts';
 
 const BUCKETS = 36;
 const NOW = T0 + 30 * DAY;
-/** Joins every bucket ended by NOW; keeps everything. */
-const JOIN_ALL = {
+/** Packs every period ended by NOW; keeps everything. */
+const PACK_ALL = {
   retention: { '10m': null, '1h': null, '1d': null },
   settleAfter: { '10m': 0, '1h': 0, '1d': 0 },
   rowsPerStep: 7,
@@ -59,7 +59,7 @@ async function writeAll(store: PriceStore, batches: readonly IngestBatch[]) {
 
 const QUIET_SERIES: SeriesKey[] = [SERIES.aggregate, SERIES.skinport, SERIES.csfloat];
 
-/** Reads over ranges that start and end inside runs, and the sale counts. */
+/** Reads over ranges that start and end inside periods, and the sale counts. */
 async function partialReads(store: HistoryStore) {
   const out: Record<string, unknown> = {};
   for (const series of QUIET_SERIES) {
@@ -77,45 +77,37 @@ async function partialReads(store: HistoryStore) {
   return out;
 }
 
-function withLastAt(rows: RollupRow[], lastAt: (row: RollupRow) => number): RollupRow[] {
-  return rows.map((row) => ({
-    ...row,
-    ask: row.ask && { ...row.ask, lastAt: lastAt(row) },
-  }));
-}
-
-export function runCases(make: HistoryStoreFactory): void {
-  test('joining runs of equal settled buckets changes no read', () =>
+export function pageCases(make: HistoryStoreFactory): void {
+  test('packing settled periods changes no read', () =>
     withHistoryStore(make, async (store) => {
       await writeAll(store, quietHours());
       const rows = await allRows(store);
       const partial = await partialReads(store);
-      const { joined } = await compactHistory(store, NOW, JOIN_ALL);
-      assert.equal(joined['10m'], 3 * (BUCKETS - 1), 'three series, one row each');
-      assert.equal(joined['1h'], 3 * 5);
+      const { packed } = await compactHistory(store, NOW, PACK_ALL);
+      assert.equal(packed['10m'], 3 * BUCKETS, 'three series');
+      assert.equal(packed['1h'], 3 * 6);
       assert.deepEqual(await allRows(store), rows);
       assert.deepEqual(await partialReads(store), partial);
-      const again = await compactHistory(store, NOW, JOIN_ALL);
-      assert.deepEqual(again.joined, { '10m': 0, '1h': 0, '1d': 0 });
+      const again = await compactHistory(store, NOW, PACK_ALL);
+      assert.deepEqual(again.packed, { '10m': 0, '1h': 0, '1d': 0 });
     }));
 
-  test('only buckets settled by the cutoff join a run', () =>
+  test('only periods ended by the cutoff are packed', () =>
     withHistoryStore(make, async (store) => {
       await writeAll(store, quietHours());
-      const settledBy = T0 + 10 * 10 * MINUTE;
-      const { joined } = await compactHistory(store, settledBy, {
-        ...JOIN_ALL,
-        settleAfter: { '10m': 0, '1h': null, '1d': null },
-      });
-      assert.equal(joined['10m'], 3 * 9, 'the first ten buckets of each series');
+      const only10m = { ...PACK_ALL, settleAfter: { '10m': 0, '1h': null, '1d': null } };
+      const early = await compactHistory(store, T0 + DAY - 1, only10m);
+      assert.equal(early.packed['10m'], 0, 'the day has not ended');
+      const { packed } = await compactHistory(store, T0 + DAY, only10m);
+      assert.equal(packed['10m'], 3 * BUCKETS);
       assert.deepEqual(await allRows(store), await allRows(referenceOf(quietHours())));
     }));
 
-  test('late data for buckets inside a run splits it; every read matches the reference', () =>
+  test('late data for packed periods merges; every read matches the reference', () =>
     withHistoryStore(make, async (store) => {
       const batches = quietHours();
       await writeAll(store, batches);
-      await compactHistory(store, NOW, JOIN_ALL);
+      await compactHistory(store, NOW, PACK_ALL);
       const late: IngestBatch[] = [0, 17, 18, BUCKETS - 1].map((bucket) => ({
         sides: [ask('skinport', 1100 + bucket, bucket * 10 * MINUTE + 5 * MINUTE)],
         sales: [sale('csfloat', 990, 2, bucket * 10 * MINUTE + 6 * MINUTE)],
@@ -124,31 +116,33 @@ export function runCases(make: HistoryStoreFactory): void {
       await writeAll(store, late);
       const expected = referenceOf([...batches, ...late]);
       assert.deepEqual(await allRows(store), await allRows(expected));
-      await compactHistory(store, NOW, JOIN_ALL);
-      assert.deepEqual(await allRows(store), await allRows(expected), 'and after joining again');
+      await compactHistory(store, NOW, PACK_ALL);
+      assert.deepEqual(await allRows(store), await allRows(expected), 'and after packing again');
     }));
 
-  test('late data below the settled buckets is looked at again by the next pass', () =>
+  test('a period late data reopened is packed again by the next pass', () =>
     withHistoryStore(make, async (store) => {
       const batches = quietHours();
       const gap = 10;
       await writeAll(store, [...batches.slice(0, gap), ...batches.slice(gap + 1)]);
-      await compactHistory(store, NOW, JOIN_ALL);
+      await compactHistory(store, NOW, PACK_ALL);
       await writeAll(store, [batches[gap]!]);
-      const { joined } = await compactHistory(store, NOW, JOIN_ALL);
-      assert.deepEqual(joined, { '10m': 3 * 2, '1h': 3 * 2, '1d': 0 }, 'the gap and what follows');
+      const { packed } = await compactHistory(store, NOW, PACK_ALL);
+      assert.deepEqual(packed, { '10m': 3 * BUCKETS, '1h': 3 * 6, '1d': 0 }, 'the whole period');
       assert.deepEqual(await allRows(store), await allRows(referenceOf(batches)));
     }));
 
-  test('retention cuts a run that reaches past the cutoff', () =>
+  test('retention hides the expired buckets of a page, then deletes the page', () =>
     withHistoryStore(make, async (store) => {
       await writeAll(store, quietHours());
-      await compactHistory(store, NOW, JOIN_ALL);
+      await compactHistory(store, NOW, PACK_ALL);
       const cutoff = T0 + 2 * HOUR + 20 * MINUTE;
-      await compactHistory(store, cutoff + 90 * DAY, {
-        ...JOIN_ALL,
-        retention: { '10m': 90 * DAY, '1h': null, '1d': null },
-      });
+      const expire = () =>
+        compactHistory(store, cutoff + 90 * DAY, {
+          ...PACK_ALL,
+          retention: { '10m': 90 * DAY, '1h': null, '1d': null },
+        });
+      await expire();
       const expected = referenceOf(quietHours());
       for (const series of QUIET_SERIES) {
         const kept = await store.readRollups(series, '10m', 0, NOW);
@@ -156,20 +150,31 @@ export function runCases(make: HistoryStoreFactory): void {
         const units = await store.readSaleCounts(series, '10m', 0, NOW);
         assert.equal(units.length, series.market === 'skinport' ? 0 : BUCKETS - 14);
       }
+      const all = await compactHistory(store, T0 + DAY + 90 * DAY, {
+        ...PACK_ALL,
+        retention: { '10m': 90 * DAY, '1h': null, '1d': null },
+      });
+      assert.equal(all.expired['10m'], 3 * BUCKETS, 'the whole period has expired');
+      for (const series of QUIET_SERIES) {
+        assert.deepEqual(await store.readRollups(series, '10m', 0, NOW), []);
+      }
+      const again = await compactHistory(store, T0 + DAY + 90 * DAY, {
+        ...PACK_ALL,
+        retention: { '10m': 90 * DAY, '1h': null, '1d': null },
+      });
+      assert.equal(again.expired['10m'], 0);
     }));
 
-  test('a run keeps its latest lastAt; re-sent snapshots still count once', () =>
+  test('packing keeps every lastAt; re-sent snapshots still count once', () =>
     withHistoryStore(make, async (store) => {
       const offsets = (bucket: number) => MINUTE + (bucket % 4) * 30_000;
       const batches = quietHours(offsets);
       await writeAll(store, batches);
       const before = await store.readRollups(SERIES.skinport, '10m', 0, NOW);
-      await compactHistory(store, NOW, JOIN_ALL);
-      const latest = (row: RollupRow) => row.start + MINUTE + 3 * 30_000;
-      const after = await store.readRollups(SERIES.skinport, '10m', 0, NOW);
-      assert.deepEqual(after, withLastAt(before, latest));
+      await compactHistory(store, NOW, PACK_ALL);
+      assert.deepEqual(await store.readRollups(SERIES.skinport, '10m', 0, NOW), before);
       await writeAll(store, batches);
-      assert.deepEqual(await store.readRollups(SERIES.skinport, '10m', 0, NOW), after);
+      assert.deepEqual(await store.readRollups(SERIES.skinport, '10m', 0, NOW), before);
       assert.deepEqual(
         await store.readRollups(SERIES.aggregate, '1h', 0, NOW),
         referenceOf(batches).read(SERIES.aggregate, '1h', 0, NOW),

@@ -1,0 +1,66 @@
+/**
+ * The first start's popular-items backfill, run on the ingest worker when the HTTP thread asks
+ * (after the first polling wave). It writes through the worker's own store, so one folder (the
+ * worker's fold thread) folds both live ingest and the backfill: two folders on one journal
+ * would each replay all of it and race for the fold mark. Batches reach the HTTP thread's book
+ * the way live ones do; the book keeps the newer of two snapshots.
+ */
+import type { Logger } from 'pino';
+import { backfillHistory } from '../../boot/backfill.ts';
+import { chooseFxTable } from '../../boot/fx-source.ts';
+import type { Catalog } from '../../catalog/catalog.ts';
+import type { ServeConfig } from '../../config.ts';
+import type { Clock } from '../../domain/clock.ts';
+import type { Game } from '../../domain/games.ts';
+import type { IngestBatch } from '../../domain/quote.ts';
+import type { PriceStore } from '../../store/price-store.ts';
+
+export interface WorkerBackfillDeps {
+  config: ServeConfig;
+  catalogs: Record<Game, Catalog>;
+  store: PriceStore;
+  clock: Clock;
+  logger: Logger;
+  apply: (batch: IngestBatch) => void;
+}
+
+export interface WorkerBackfill {
+  /** Writes the popular band up to `toMs`; resolves when done, stopped or failed (logged). */
+  run(toMs: number): Promise<void>;
+  /** Stops between chunks and waits for the chunk being written. */
+  stop(): Promise<void>;
+}
+
+export function createWorkerBackfill(deps: WorkerBackfillDeps): WorkerBackfill {
+  const abort = new AbortController();
+  let running: Promise<void> = Promise.resolve();
+  const write = async (toMs: number) => {
+    const { config, clock } = deps;
+    const totals = await backfillHistory({
+      seed: config.seed,
+      days: config.backfillDays,
+      itemLimit: config.backfillItems,
+      catalogs: deps.catalogs,
+      fx: await chooseFxTable(config, clock.now()),
+      book: { apply: deps.apply },
+      store: deps.store,
+      clock,
+      toMs,
+      cover: 'popular',
+      signal: abort.signal,
+    });
+    if (!abort.signal.aborted) deps.logger.info(totals, 'backfill finished');
+  };
+  return {
+    run(toMs) {
+      running = write(toMs).catch((error: unknown) =>
+        deps.logger.error({ err: error }, 'backfill failed'),
+      );
+      return running;
+    },
+    async stop() {
+      abort.abort();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Pages: how the SQLite history stores a closed period compactly. Buckets live as loose rows
+ * (one per series and bucket, rollups_<tier>) while live ingest may still write them; once a
+ * period (PAGE_BUCKETS buckets: a UTC day of 10-minute buckets, a week of hours, 64 days) has
+ * settled, the upkeep pass packs its rows into ONE deflated page (pages_<tier>) per series.
+ * A series' period is either a page or loose rows, never both: a fold that writes into a
+ * packed period (late data, an import of the past) first unpacks it back into rows.
+ *
+ * A page, before deflate, holds its present buckets oldest first, each as a varint gap (buckets
+ * skipped since the previous one), a SECTION_BITS byte and the bucket's sections in the rollup
+ * codec, back to back. Measured on the worst case (every price moving on every fetch), deflate
+ * takes the 10-minute tier to a third of its rows' bytes and the hourly one to 57%.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Tier } from '../../pricing/rollup-buckets.ts';
+import { SectionReader } from '../rollup-codec.ts';
+import type { TierStatements } from './rollup-statements.ts';
+
+export const PAGE_BUCKETS: Readonly<Record<Tier, number>> = { '10m': 144, '1h': 168, '1d': 64 };
+
+/** Which sections a bucket holds, as bits (pages and range reads). */
+export const SECTION_BITS = { ask: 1, bid: 2, sales: 4 } as const;
+
+type Blob = Buffer | null;
+export type PageEntry = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
+
+function varint(value: number): Buffer {
+  const bytes: number[] = [];
+  let rest = value;
+  while (rest >= 128) {
+    bytes.push((rest % 128) | 128);
+    rest = Math.floor(rest / 128);
+  }
+  bytes.push(rest);
+  return Buffer.from(bytes);
+}
+
+/** The page of `entries` (buckets of one period, ascending). */
+export function encodePage(tier: Tier, period: number, entries: readonly PageEntry[]): Buffer {
+  const parts: Buffer[] = [];
+  let previous = period * PAGE_BUCKETS[tier] - 1;
+  for (const [bucket, ask, bid, sales] of entries) {
+    const bits =
+      (ask ? SECTION_BITS.ask : 0) |
+      (bid ? SECTION_BITS.bid : 0) |
+      (sales ? SECTION_BITS.sales : 0);
+    parts.push(varint(bucket - previous - 1), Buffer.of(bits));
+    for (const section of [ask, bid, sales]) if (section) parts.push(section);
+    previous = bucket;
+  }
+  return deflateRawSync(Buffer.concat(parts));
+}
+
+/**
+ * Walks a page: per bucket, `visit` is called with the reader at the bucket's sections and
+ * must read past all of them.
+ */
+export function walkPage(
+  tier: Tier,
+  period: number,
+  page: Uint8Array,
+  reader: SectionReader,
+  visit: (bucket: number, bits: number) => void,
+): void {
+  const bytes = inflateRawSync(page);
+  reader.begin(bytes);
+  let bucket = period * PAGE_BUCKETS[tier] - 1;
+  while (reader.offset() < bytes.length) {
+    bucket += 1 + reader.next();
+    const bits = reader.next();
+    visit(bucket, bits);
+  }
+}
+
+/** A page's buckets with their sections' bytes (to unpack, trim or count it). */
+export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageEntry[] {
+  const entries: PageEntry[] = [];
+  const reader = new SectionReader();
+  walkPage(tier, period, page, reader, (bucket, bits) => {
+    const bytes = reader.bytes();
+    const section = (bit: number, read: () => unknown): Blob => {
+      if (!(bits & bit)) return null;
+      const start = reader.offset();
+      read();
+      return Buffer.from(bytes.subarray(start, reader.offset()));
+    };
+    const ask = section(SECTION_BITS.ask, () => reader.side('ask', 0));
+    const bid = section(SECTION_BITS.bid, () => reader.side('bid', 0));
+    entries.push([bucket, ask, bid, section(SECTION_BITS.sales, () => reader.sales())]);
+  });
+  return entries;
+}
+
+/** Units sold in a bucket: its sales section's n. */
+const unitsOf = (sales: Blob) => (sales ? new SectionReader().begin(sales).next() : null);
+
+/**
+ * Turns the page of the period holding `bucket` back into loose rows (a fold is about to write
+ * into it), if it is still packed. Call inside a write transaction.
+ */
+export function unpackPage(
+  statements: TierStatements,
+  tier: Tier,
+  series: number,
+  bucket: number,
+): void {
+  const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
+  const page = statements.selectPage.get(series, period);
+  if (page === undefined) return;
+  for (const [bucket, ask, bid, sales] of pageEntries(tier, period, page)) {
+    statements.upsertRow.run(series, bucket, ask, bid, sales, unitsOf(sales));
+  }
+  statements.deletePage.run(series, period);
+}
+
+/** Packs the loose rows of one period into its page; returns the rows packed. */
+export function packPeriod(
+  statements: TierStatements,
+  tier: Tier,
+  series: number,
+  period: number,
+): number {
+  const first = period * PAGE_BUCKETS[tier];
+  const rows = statements.selectRows.all(series, first, first + PAGE_BUCKETS[tier]);
+  statements.insertPage.run(series, period, encodePage(tier, period, rows));
+  statements.deleteRows.run(series, first, first + PAGE_BUCKETS[tier]);
+  return rows.length;
+}
+
+/**
+ * Deletes a series' pages whose whole period ended by `cutoff` (at most about `limit` buckets);
+ * returns the buckets deleted and whether expired pages remain. A page reaching past the cutoff
+ * stays whole: reads skip its expired buckets (the tier's expired mark), so a retention pass
+ * every few minutes does not rewrite it each time.
+ */
+export function expirePages(
+  statements: TierStatements,
+  tier: Tier,
+  series: number,
+  cutoff: number,
+  limit: number,
+): { deleted: number; more: boolean } {
+  const pages = statements.selectPages.all(series, 0, Math.floor(cutoff / PAGE_BUCKETS[tier]));
+  let deleted = 0;
+  for (const [period, page] of pages) {
+    if (deleted >= limit) return { deleted, more: true };
+    deleted += pageEntries(tier, period, page).length;
+    statements.deletePage.run(series, period);
+  }
+  return { deleted, more: false };
+}
