@@ -3,24 +3,15 @@
  * 10-minute per-market read of one item, through the store + pure functions and through the
  * full route (auth, plan gate, quota, validation, serialisation) with app.inject.
  */
-import { createMemoryRateLimiter } from '../src/access/memory-rate-limiter.ts';
 import { Book } from '../src/book/book.ts';
 import type { loadCatalogs } from '../src/catalog/index.ts';
 import { DAY, iso, type Clock } from '../src/domain/clock.ts';
-import { buildApp } from '../src/http/app.ts';
 import type { HistoryRequest } from '../src/http/history-params.ts';
 import { readSeriesHistory } from '../src/http/history-reader.ts';
-import {
-  ArrayFetchHistory,
-  auth,
-  DEFAULT_KEYS,
-  KEYS,
-  SettableItemsAll,
-  testAuthenticator,
-  testPlanGate,
-} from '../src/http/test-support.ts';
+import { auth, KEYS } from '../src/http/test-support.ts';
 import { nearestRank } from '../src/pricing/stats.ts';
 import type { SqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
+import { unlimitedApp } from './unlimited-app.ts';
 
 const RUNS = 150;
 
@@ -106,19 +97,11 @@ export async function benchHistoryReads(
     await measure(async () => (await readSeriesHistory(store, aggregate, sales)).length),
   );
 
-  const app = await buildApp({
+  const app = await unlimitedApp(KEYS.enterprise, {
     clock,
     catalogs,
     book: new Book(),
-    authenticator: testAuthenticator(DEFAULT_KEYS),
-    planGate: testPlanGate,
-    limiter: createMemoryRateLimiter(),
-    healthLimiter: createMemoryRateLimiter(),
-    fetchHistory: new ArrayFetchHistory(),
-    marketCadence: () => 60_000,
-    itemsAll: new SettableItemsAll(),
     history: store,
-    docs: false,
   });
   const name = encodeURIComponent(item.marketHashName);
   /** Times the request only; the point count comes from one JSON.parse outside the timing. */

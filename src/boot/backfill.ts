@@ -14,6 +14,8 @@ import { importObservations } from '../ingest/import-file.ts';
 import { simBackfill } from '../markets/sim/backfill.ts';
 import type { PriceStore } from '../store/price-store.ts';
 import { progressBar } from '../cli/progress.ts';
+import type { ServeConfig } from '../config.ts';
+import { chooseFxTable } from './fx-source.ts';
 
 export interface BackfillOptions {
   seed: number;
@@ -32,6 +34,25 @@ export interface BackfillOptions {
   /** No progress bar. */
   quiet?: boolean;
   signal?: AbortSignal;
+}
+
+type BackfillConfig = Pick<
+  ServeConfig,
+  'seed' | 'backfillDays' | 'backfillItems' | 'fxFile' | 'source'
+>;
+
+/** The serve configuration's backfill (seed, days, items, FX) around the given parts. */
+export async function configuredBackfill(
+  config: BackfillConfig,
+  parts: Pick<BackfillOptions, 'catalogs' | 'book' | 'store' | 'clock' | 'toMs' | 'signal'>,
+): Promise<BackfillOptions> {
+  return {
+    seed: config.seed,
+    days: config.backfillDays,
+    itemLimit: config.backfillItems,
+    fx: await chooseFxTable(config, parts.clock.now()),
+    ...parts,
+  };
 }
 
 /**

@@ -15,8 +15,7 @@ import { HOUR, type Clock } from '../domain/clock.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { FetchLog } from '../ingest/fetch-log.ts';
 import type { PriceStore } from '../store/price-store.ts';
-import { backfillHistory, type BackfillOptions } from './backfill.ts';
-import { chooseFxTable } from './fx-source.ts';
+import { backfillHistory, configuredBackfill } from './backfill.ts';
 
 export interface FirstBackfillDeps {
   config: ServeConfig;
@@ -73,18 +72,14 @@ export async function needsFirstBackfill(
 export async function startFirstBackfill(deps: FirstBackfillDeps): Promise<FirstBackfill> {
   const { config, clock, logger } = deps;
   const abort = new AbortController();
-  const options: BackfillOptions = {
-    seed: config.seed,
-    days: config.backfillDays,
-    itemLimit: config.backfillItems,
+  const options = await configuredBackfill(config, {
     catalogs: deps.catalogs,
-    fx: await chooseFxTable(config, clock.now()),
     book: deps.book,
     store: deps.store,
     clock,
     toMs: clock.now() - HOUR,
     signal: abort.signal,
-  };
+  });
   await backfillHistory({ ...options, cover: 'named', quiet: true });
   let running: Promise<void> | null = null;
   return {

@@ -6,8 +6,7 @@
  * the way live ones do; the book keeps the newer of two snapshots.
  */
 import type { Logger } from 'pino';
-import { backfillHistory } from '../../boot/backfill.ts';
-import { chooseFxTable } from '../../boot/fx-source.ts';
+import { backfillHistory, configuredBackfill } from '../../boot/backfill.ts';
 import type { Catalog } from '../../catalog/catalog.ts';
 import type { ServeConfig } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
@@ -35,20 +34,15 @@ export function createWorkerBackfill(deps: WorkerBackfillDeps): WorkerBackfill {
   const abort = new AbortController();
   let running: Promise<void> = Promise.resolve();
   const write = async (toMs: number) => {
-    const { config, clock } = deps;
-    const totals = await backfillHistory({
-      seed: config.seed,
-      days: config.backfillDays,
-      itemLimit: config.backfillItems,
+    const options = await configuredBackfill(deps.config, {
       catalogs: deps.catalogs,
-      fx: await chooseFxTable(config, clock.now()),
       book: { apply: deps.apply },
       store: deps.store,
-      clock,
+      clock: deps.clock,
       toMs,
-      cover: 'popular',
       signal: abort.signal,
     });
+    const totals = await backfillHistory({ ...options, cover: 'popular' });
     if (!abort.signal.aborted) deps.logger.info(totals, 'backfill finished');
   };
   return {

@@ -25,10 +25,8 @@ type Upkeep = Pick<Required<HistoryStore>, 'deleteRollupsBefore' | 'packBefore'>
 type Ready = () => Pick<StoreRollups, 'statements' | 'flushOwn' | 'rowsRewritten'>;
 
 interface StepOfSeries {
-  /** Buckets deleted or packed. */
+  /** Buckets deleted or packed: what the step's budget counts. */
   changed: number;
-  /** What the step's budget counts. */
-  cost: number;
   /** False when the series has more to do: the step ends, resuming at the same series. */
   finished: boolean;
 }
@@ -50,14 +48,12 @@ function walkSeries(
 ): StepResult {
   const { statements } = ready();
   let changed = 0;
-  let cost = 0;
   const ids = statements.seriesFrom.all(Number(cursor ?? 0), SERIES_PER_STEP).map((row) => row[0]);
   for (const id of ids) {
-    const step = work(statements.tiers[tier], id, maxRows - cost);
+    const step = work(statements.tiers[tier], id, maxRows - changed);
     changed += step.changed;
-    cost += step.cost;
     if (!step.finished) return { changed, next: `${id}` };
-    if (cost >= maxRows) return { changed, next: `${id + 1}` };
+    if (changed >= maxRows) return { changed, next: `${id + 1}` };
   }
   const last = ids[ids.length - 1];
   const done = ids.length < SERIES_PER_STEP || last === undefined;
@@ -79,7 +75,7 @@ function deleteSome(
     ? { deleted: 0, more: false }
     : expirePages(statements, tier, series, cutoff, limit - rows);
   const changed = rows + pages.deleted;
-  return { changed, cost: changed, finished: !beyond && !pages.more };
+  return { changed, finished: !beyond && !pages.more };
 }
 
 /** Packs a series' loose rows of periods that end by `cutoff`, about `limit` rows at most. */
@@ -96,7 +92,7 @@ function packSome(
   for (;;) {
     const first = statements.firstBefore.get(series, end);
     const finished = first === undefined;
-    if (finished || packed >= limit) return { changed: packed, cost: packed, finished };
+    if (finished || packed >= limit) return { changed: packed, finished };
     packed += packPeriod(statements, tier, series, Math.floor(first / width));
   }
 }
@@ -107,14 +103,15 @@ export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep
     return body();
   });
 
+  /** `prepare` runs first inside each step's transaction. */
   const step =
-    (work: typeof deleteSome) =>
+    (work: typeof deleteSome, prepare?: (tier: Tier, cutoff: number) => void) =>
     async (tier: Tier, beforeMs: number, options: { cursor: string | null; maxRows: number }) => {
       await ready().flushOwn();
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
       const maxRows = Math.max(1, options.maxRows);
       const result = inTransaction(() => {
-        if (work === deleteSome) ready().statements.raiseExpired.run(tier, cutoff);
+        prepare?.(tier, cutoff);
         return walkSeries(ready, tier, options.cursor, maxRows, (statements, id, limit) =>
           work(statements, tier, id, cutoff, limit),
         );
@@ -123,5 +120,7 @@ export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep
       return { deleted: result.changed, cursor: result.next } satisfies CompactionStep;
     };
 
-  return { deleteRollupsBefore: step(deleteSome), packBefore: step(packSome) };
+  const raiseExpired = (tier: Tier, cutoff: number) =>
+    void ready().statements.raiseExpired.run(tier, cutoff);
+  return { deleteRollupsBefore: step(deleteSome, raiseExpired), packBefore: step(packSome) };
 }
