@@ -18,6 +18,8 @@ export const SERVER_CORE = 0;
 export const LOAD_CORE = 1;
 /** The first polling wave (every market's whole catalog) on one core takes a while. */
 const SETTLE_MS = 90_000;
+/** The builds that follow listen (items/all, bulk liquidity, schema) finish within this. */
+export const QUIET_SETTLE_MS = 15_000;
 
 export function canPin(): boolean {
   return cpus().length >= 2 && spawnSync('taskset', ['-V']).status === 0;
@@ -172,6 +174,7 @@ export async function benchPinnedReads(): Promise<void> {
     const quiet = await spawnPinned(serveArgs(dataDir, 'none'));
     try {
       await waitForPrices(`${quiet.url}${Object.values(PINNED_PATHS)[0]}`, key);
+      await new Promise((r) => setTimeout(r, QUIET_SETTLE_MS));
       await readPhase('quiet book', quiet, key, baseline);
     } finally {
       await quiet.stop();

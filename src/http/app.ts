@@ -20,6 +20,7 @@ import { answerClientError, answerNodeRefusals, requireOneHost } from './client-
 import { logAccess } from './plugins/access-log.ts';
 import { instrumentRequests } from './plugins/request-metrics.ts';
 import { installStrictParameters } from './strict-parameters.ts';
+import { installFastReads } from './read-cache/cached-read.ts';
 import { aggregationsRoutes } from './routes/aggregations.ts';
 import { arbitrageRoutes } from './routes/arbitrage.ts';
 import { depthRoutes } from './routes/depth.ts';
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onRequest', requireOneHost);
   app.addHook('onRequest', methodNotAllowed(routes));
   if (deps.accessLog) logAccess(app);
+  installFastReads(app, deps);
   answerNodeRefusals(app.server);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {

@@ -122,4 +122,6 @@ export interface AppDeps {
   history?: HistoryStore;
   /** Request latency and quota refusals for the metrics endpoint; nothing is measured without. */
   metrics?: HttpMetrics;
+  /** Answer latest-state cache hits in front of Fastify (read-cache/fast-reads.ts; default true). */
+  fastReads?: boolean;
 }

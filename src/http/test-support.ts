@@ -18,6 +18,7 @@ import { side } from '../pricing/snapshot-fixtures.ts';
 import { buildApp } from './app.ts';
 import type {
   AppDeps,
+  AuthResult,
   Authenticator,
   FetchHistory,
   ItemsAllProvider,
@@ -56,33 +57,51 @@ export const DEFAULT_KEYS: ReadonlyMap<string, TestKey> = new Map<string, TestKe
 
 const SCHEME = /^\s*(apikey|bearer)\s+(\S+)\s*$/i;
 
-export function testAuthenticator(keys: ReadonlyMap<string, TestKey>): Authenticator {
+/** The answer for `header` among `keys` (what both test authenticators decide). */
+function testAuthResult(
+  keys: ReadonlyMap<string, TestKey>,
+  header: string | undefined,
+): AuthResult {
   const invalid = {
     ok: false,
     status: 401,
     code: 'UNAUTHORIZED',
     message: 'API key invalid or inactive',
   } as const;
+  const token = header === undefined ? null : (SCHEME.exec(header)?.[2] ?? null);
+  const key = token === null ? undefined : keys.get(token);
+  if (!key || key.status === 'revoked') return invalid;
+  if (key.status === 'inactive') {
+    return {
+      ok: false,
+      status: 403,
+      code: 'SUBSCRIPTION_INACTIVE',
+      message: 'Subscription is not active',
+    };
+  }
+  return {
+    ok: true,
+    account: { id: key.accountId },
+    plan: key.plan,
+    limits: key.limits ?? PLAN_QUOTAS[key.plan],
+  };
+}
+
+export function testAuthenticator(keys: ReadonlyMap<string, TestKey>): Authenticator {
   return {
     async authenticate(header) {
-      const token = header === undefined ? null : (SCHEME.exec(header)?.[2] ?? null);
-      const key = token === null ? undefined : keys.get(token);
-      if (!key || key.status === 'revoked') return invalid;
-      if (key.status === 'inactive') {
-        return {
-          ok: false,
-          status: 403,
-          code: 'SUBSCRIPTION_INACTIVE',
-          message: 'Subscription is not active',
-        };
-      }
-      return {
-        ok: true,
-        account: { id: key.accountId },
-        plan: key.plan,
-        limits: key.limits ?? PLAN_QUOTAS[key.plan],
-      };
+      return testAuthResult(keys, header);
     },
+  };
+}
+
+/** The same keys, also answered without waiting (as the real service does for cached keys). */
+export function syncTestAuthenticator(keys: ReadonlyMap<string, TestKey>): Authenticator {
+  return {
+    async authenticate(header) {
+      return testAuthResult(keys, header);
+    },
+    authenticateNow: (header) => testAuthResult(keys, header),
   };
 }
 

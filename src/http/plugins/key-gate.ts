@@ -6,6 +6,7 @@
  * - From the quota step on, every response (200, 400, 404, 429, 500…) carries the headers.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import type { QuotaDecision } from '../../access/rate-limiter.ts';
 import { ApiError, badRequest } from '../../domain/errors.ts';
 import { GAMES, isGame, type Game } from '../../domain/games.ts';
@@ -84,6 +85,46 @@ export function setQuotaHeaders(reply: FastifyReply, decision: QuotaDecision): v
   reply.header('x-ratelimit-reset-month', decision.month.resetSeconds);
 }
 
+/** What a gate decided before Fastify saw the request: the fast path's refused reads. */
+export interface HandedGate {
+  auth: AuthSuccess;
+  decision: QuotaDecision;
+}
+
+const HANDED = Symbol('handed key gate');
+
+type WithHanded = IncomingMessage & { [HANDED]?: HandedGate };
+
+/**
+ * Hands a spent quota decision to the route's key gate, so the request is not counted twice.
+ * The decision is copied: the in-process limiter reuses its object on the next call.
+ */
+export function handGate(raw: IncomingMessage, auth: AuthSuccess, decision: QuotaDecision): void {
+  const month = decision.month ? { ...decision.month } : null;
+  (raw as WithHanded)[HANDED] = {
+    auth,
+    decision: { ...decision, minute: { ...decision.minute }, month },
+  };
+}
+
+function takeHandedGate(raw: IncomingMessage): HandedGate | undefined {
+  const handed = (raw as WithHanded)[HANDED];
+  if (handed !== undefined) (raw as WithHanded)[HANDED] = undefined;
+  return handed;
+}
+
+/** What the fast path needs to run a route's gate itself (read from the route's onRequest). */
+export interface GateSpec {
+  feature: Feature;
+  source: GameSource;
+}
+
+const GATE_SPEC = Symbol('key gate spec');
+
+export function gateSpecOf(hook: unknown): GateSpec | undefined {
+  return typeof hook === 'function' ? (hook as { [GATE_SPEC]?: GateSpec })[GATE_SPEC] : undefined;
+}
+
 function authenticated(auth: AuthResult): AuthSuccess {
   if (!auth.ok) throw new ApiError(auth.status, auth.code, auth.message);
   return auth;
@@ -126,7 +167,25 @@ export function keyGate(deps: AppDeps, feature: Feature, source: GameSource) {
     admit(request, reply, decision);
   };
 
-  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+  const pass = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+    auth: AuthResult,
+    decision: QuotaDecision,
+  ): void => {
+    try {
+      request.auth = authenticated(auth);
+      admit(request, reply, decision);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  };
+
+  const hook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    const handed = takeHandedGate(request.raw);
+    if (handed !== undefined) return pass(request, reply, done, handed.auth, handed.decision);
     const now = deps.clock.now();
     const header = request.headers.authorization;
     const auth = deps.authenticator.authenticateNow?.(header, request.ip, now) ?? null;
@@ -139,12 +198,7 @@ export function keyGate(deps: AppDeps, feature: Feature, source: GameSource) {
       slowPath(request, reply, now, null).then(() => done(), done);
       return;
     }
-    try {
-      request.auth = authenticated(auth);
-      admit(request, reply, decision!);
-      done();
-    } catch (error) {
-      done(error as Error);
-    }
+    pass(request, reply, done, auth, decision!);
   };
+  return Object.assign(hook, { [GATE_SPEC]: { feature, source } });
 }

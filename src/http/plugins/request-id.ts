@@ -11,19 +11,24 @@ const SANE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 const ID_LENGTH = 16;
-/** Random bytes are drawn in blocks: one syscall per 256 ids instead of one per request. */
+/**
+ * Random bytes are drawn in blocks (one syscall per 256 ids instead of one per request) and
+ * turned into alphabet characters in place, so an id is one slice of the block.
+ */
 let pool = Buffer.alloc(0);
 let offset = 0;
 
+function drawPool(): void {
+  pool = randomBytes(ID_LENGTH * 256);
+  for (let index = 0; index < pool.length; index += 1) {
+    pool[index] = ALPHABET.charCodeAt(pool[index]! % ALPHABET.length);
+  }
+  offset = 0;
+}
+
 export function newRequestId(): string {
-  if (offset + ID_LENGTH > pool.length) {
-    pool = randomBytes(ID_LENGTH * 256);
-    offset = 0;
-  }
-  let id = 'req_';
-  for (let index = 0; index < ID_LENGTH; index += 1) {
-    id += ALPHABET[pool[offset + index]! % ALPHABET.length];
-  }
+  if (offset + ID_LENGTH > pool.length) drawPool();
+  const id = `req_${pool.toString('latin1', offset, offset + ID_LENGTH)}`;
   offset += ID_LENGTH;
   return id;
 }

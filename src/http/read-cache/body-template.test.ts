@@ -39,7 +39,7 @@ test('the cache holds at most maxEntries bodies', () => {
   const body = (at: number) => JSON.stringify({ calculatedAt: iso(at) });
   for (const url of ['/a', '/b', '/c', '/d']) {
     for (let round = 0; round < 2; round += 1) {
-      cache.build({ url, plan: 'pro', game: 'cs2', itemId: url, now: T }, body);
+      cache.build({ url, route: '/r', plan: 'pro', game: 'cs2', itemId: url, now: T }, body);
     }
     assert.ok(cache.entryCount() <= 2);
   }

@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
+import { FastReads } from './fast-reads.ts';
 import { LatestBodyCache } from './latest-body-cache.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -16,9 +17,25 @@ export interface ReadPlan {
   body: (now: number) => unknown;
 }
 
-/** One cache per route module, dropped when the app closes. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The path in front of the router that answers these caches' hits (buildApp sets it). */
+    fastReads: FastReads | null;
+  }
+}
+
+/** Puts a fast path for cache hits in front of the app's router (before any route). */
+export function installFastReads(app: App, deps: AppDeps): void {
+  const fastReads = new FastReads(deps);
+  app.decorate('fastReads', fastReads);
+  app.addHook('onRoute', (route) => fastReads.learnRoute(route));
+  fastReads.install(app.server);
+}
+
+/** One cache per route module, dropped when the app closes; its hits take the fast path. */
 export function latestBodyCache(app: App, deps: AppDeps): LatestBodyCache {
   const cache = new LatestBodyCache(deps.book);
+  if (app.hasDecorator('fastReads')) app.fastReads?.addCache(cache);
   app.addHook('onClose', async () => cache.close());
   return cache;
 }
@@ -35,7 +52,14 @@ export function sendLatest(
   const cached = cache.lookup(request.url, planName, now);
   if (cached !== null) return reply.type(JSON_TYPE).send(cached);
   const read = plan();
-  const key = { url: request.url, plan: planName, game: request.game, itemId: read.itemId, now };
+  const key = {
+    url: request.url,
+    route: request.routeOptions.url ?? '',
+    plan: planName,
+    game: request.game,
+    itemId: read.itemId,
+    now,
+  };
   const json = cache.build(key, (at) => reply.serialize(read.body(at)) as string);
   return reply.type(JSON_TYPE).send(json);
 }

@@ -43,15 +43,24 @@ interface Entry {
 
 export interface BodyRequest {
   url: string;
+  /** The route pattern that answered the URL (the fast path looks its gate up by it). */
+  route: string;
   plan: string;
   game: Game;
   itemId: string;
   now: number;
 }
 
+/** Every plan's entry for one URL, and the route and game that URL was answered by. */
+interface UrlEntries {
+  route: string;
+  game: Game;
+  byPlan: Map<string, Entry>;
+}
+
 export class LatestBodyCache {
-  /** url → plan → entry */
-  private readonly entries = new Map<string, Map<string, Entry>>();
+  /** url → the entries of that URL, one per plan */
+  private readonly entries = new Map<string, UrlEntries>();
   /** `game:itemId` → urls with an entry for that item */
   private readonly urlsByItem = new Map<string, Set<string>>();
   /** URLs requested once and not yet cached (admission on the second request). */
@@ -70,7 +79,7 @@ export class LatestBodyCache {
 
   /** The cached body for `url` and `plan` at `now`, or null (build it, then `store`). */
   lookup(url: string, plan: string, now: number): Buffer | null {
-    const entry = this.entries.get(url)?.get(plan);
+    const entry = this.entries.get(url)?.byPlan.get(plan);
     if (entry === undefined || now < entry.builtAt || now >= entry.validUntil) return null;
     if (entry.renderedAt !== now || entry.rendered === null) {
       const calculatedAt = this.isoOf(now);
@@ -110,6 +119,11 @@ export class LatestBodyCache {
     return json;
   }
 
+  /** The route pattern and game a cached URL was answered by; undefined when none is held. */
+  held(url: string): Readonly<Pick<UrlEntries, 'route' | 'game'>> | undefined {
+    return this.entries.get(url);
+  }
+
   /** Entries currently held (for tests). */
   entryCount(): number {
     return this.size;
@@ -135,10 +149,13 @@ export class LatestBodyCache {
 
   private put(request: BodyRequest, entry: Entry): void {
     if (this.size >= this.maxEntries) this.clear();
-    let byPlan = this.entries.get(request.url);
-    if (!byPlan) this.entries.set(request.url, (byPlan = new Map()));
-    if (!byPlan.has(request.plan)) this.size += 1;
-    byPlan.set(request.plan, entry);
+    let held = this.entries.get(request.url);
+    if (!held) {
+      held = { route: request.route, game: request.game, byPlan: new Map() };
+      this.entries.set(request.url, held);
+    }
+    if (!held.byPlan.has(request.plan)) this.size += 1;
+    held.byPlan.set(request.plan, entry);
     let urls = this.urlsByItem.get(entry.itemKey);
     if (!urls) this.urlsByItem.set(entry.itemKey, (urls = new Set()));
     urls.add(request.url);
@@ -163,9 +180,9 @@ export class LatestBodyCache {
     if (!urls) return;
     this.urlsByItem.delete(itemKey);
     for (const url of urls) {
-      const byPlan = this.entries.get(url);
-      if (!byPlan) continue;
-      this.size -= byPlan.size;
+      const held = this.entries.get(url);
+      if (!held) continue;
+      this.size -= held.byPlan.size;
       this.entries.delete(url);
     }
   }
