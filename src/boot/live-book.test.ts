@@ -47,17 +47,18 @@ function fakeStore() {
     state,
     nextLoad: () => new Promise<void>((resolve) => (onLoad = resolve)),
     store: {
-      async loadSides(game: string) {
-        if (game !== 'cs2') return [];
+      async streamSides(game: string, visit: (sides: SideSnapshot[]) => void) {
+        if (game !== 'cs2') return 0;
         state.loads += 1;
         onLoad();
         if (state.failNext) {
           state.failNext = false;
           throw new Error('connect ECONNREFUSED');
         }
-        return state.sides;
+        if (state.sides.length > 0) visit(state.sides);
+        return state.sides.length;
       },
-      loadSales: async () => [],
+      streamSales: async () => 0,
       loadListings: async () => [],
       loadSalesStats: async () => [],
     },

@@ -13,8 +13,7 @@
 import type { Book } from '../book/book.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { ChangeBus, ChangeEvent } from '../events/change-bus.ts';
-import type { PriceStore } from '../store/price-store.ts';
-import { restoreBook } from './restore.ts';
+import { restoreBook, type RestoreSource } from './restore.ts';
 
 export interface LiveBookLogger {
   info(obj: object, msg: string): void;
@@ -25,7 +24,7 @@ export interface LiveBookLogger {
 export interface LiveBookOptions {
   /** `ready` (Redis bus): resolves once the subscription listens. */
   bus: ChangeBus & { readonly ready?: Promise<void> };
-  store: Pick<PriceStore, 'loadSides' | 'loadSales' | 'loadListings' | 'loadSalesStats'>;
+  store: RestoreSource;
   book: Book;
   clock: Clock;
   logger: LiveBookLogger;

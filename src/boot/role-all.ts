@@ -14,6 +14,7 @@ import { FetchLog } from '../ingest/fetch-log.ts';
 import { GAMES } from '../domain/games.ts';
 import { DemandCounter } from '../ingest/priorities.ts';
 import { startIngestWorker, type IngestWorkerHandle } from '../ingest/worker/ingest-host.ts';
+import { clearBandPending, markBandPending, pendingBand } from './band-resume.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { firstPollingWave, needsFirstBackfill, startFirstBackfill } from './first-backfill.ts';
 import { startHttpFront } from './http-front.ts';
@@ -70,7 +71,9 @@ export async function startAllRole(
   logger: Logger,
 ): Promise<AllRole> {
   const closers: (() => Promise<void> | void)[] = [];
+  let closing = false;
   const close = async () => {
+    closing = true;
     for (const closer of closers.reverse()) await closer();
   };
   const steps = bootSteps();
@@ -88,7 +91,14 @@ export async function startAllRole(
     closers.push(() => accessStore.close());
     await steps.timeAsync('accessStore', () => accessStore.init());
 
-    const { prices: store, history } = createPriceStore(config, clock);
+    // With an ingest worker, its fold thread folds what a dead process left in the journal:
+    // this thread's store does not fold it before the book is restored.
+    const { prices: store, history } = createPriceStore(
+      config,
+      clock,
+      undefined,
+      ingestPolled(config),
+    );
     closers.push(() => store.close());
     await steps.timeAsync('storeInit', () => store.init());
     // Decided before the ingest worker can write its first batch.
@@ -98,10 +108,11 @@ export async function startAllRole(
     metrics?.watchBook(book, clock);
     const fetchLog = new FetchLog(clock);
     await steps.timeAsync('fetchLog', () => fetchLog.load(store));
-    // The worker boots on its own thread while this one restores the book and builds the
-    // HTTP front; the book keeps the newer of two snapshots, so the order batches land in
-    // does not matter. On a first start it waits for the named backfill: its store must not
-    // open while this thread writes.
+    // The book is restored while the catalogs build on their own thread (restoring needs no
+    // catalog); the worker then boots on its thread while this one builds the HTTP front. The
+    // book keeps the newer of two snapshots, so the order batches land in does not matter. On
+    // a first start the worker waits for the named backfill: its store must not open while
+    // this thread writes.
     let backfilled = () => {};
     const startTracked = () => {
       const started = startWorker(config, book, fetchLog, logger, metrics, steps, () =>
@@ -110,18 +121,16 @@ export async function startAllRole(
       if (started) closers.push(async () => (await started.catch(() => null))?.stop());
       return started;
     };
-    const early = backfillDue ? null : startTracked();
-
-    const catalogs = steps.time('catalogs', () => loadCatalogs());
     const restored = await steps.timeAsync('restore', () => restoreBook(store, book, clock.now()));
     logger.info(restored, 'book restored from the store');
+    const catalogs = steps.time('catalogs', () => loadCatalogs());
     const backfill = backfillDue
       ? await steps.timeAsync('backfillNamed', () =>
           startFirstBackfill({ config, clock, logger, catalogs, book, store }),
         )
       : null;
     const pollsFrom = clock.now();
-    const worker = backfillDue ? startTracked() : early;
+    const worker = startTracked();
 
     const demand = new DemandCounter();
     const front = await startHttpFront({
@@ -138,24 +147,40 @@ export async function startAllRole(
       ...(metrics ? { metrics: metrics.http() } : {}),
     });
     closers.push(() => front.close());
-    if (worker) shareDemand(await worker, demand, catalogs, clock, closers);
+    // A restart serves the restored book without waiting for the worker to be up.
+    if (worker) {
+      worker.then(
+        (handle) => shareDemand(handle, demand, catalogs, clock, closers),
+        (error: unknown) => failedAfterListen(error, logger, close),
+      );
+    }
+    // The band a first start backfills, or the one a stopped run left unfinished.
+    const bandToMs =
+      backfill?.toMs ?? (needsBandResume(config) ? pendingBand(config.dataDir) : null);
     if (backfill) {
-      // Closed first: a running chunk finishes before the worker and the store stop.
-      closers.push(() => backfill.close());
+      closers.push(() => backfill.close()); // first: a running chunk finishes
+      markBandPending(config.dataDir, backfill.toMs);
+    }
+    if (bandToMs !== null && (worker || backfill)) {
       const polled = [...marketPlan(config)].filter(([, plan]) => plan.polled);
       const wave = firstPollingWave(
         fetchLog,
         polled.map(([market]) => market),
         pollsFrom,
       );
-      // On the worker when there is one: its fold thread then folds the backfill too.
-      const handle = worker ? await worker : null;
-      backfilled = () => void front.refreshBulk();
-      void Promise.all([wave, front.bulkBuilt]).then(() =>
-        handle
-          ? handle.send({ type: 'backfill', toMs: backfill.toMs })
-          : backfill.continueBeside(() => front.refreshBulk()),
-      );
+      backfilled = () => {
+        if (!closing) clearBandPending(config.dataDir);
+        void front.refreshBulk();
+      };
+      const handle = worker?.catch(() => null) ?? null;
+      void Promise.all([wave, front.bulkBuilt, handle]).then(([, , ingest]) => {
+        if (closing) return;
+        // On the worker when there is one: its fold thread then folds the backfill too.
+        if (ingest) ingest.send({ type: 'backfill', toMs: bandToMs });
+        else backfill?.continueBeside(() => backfilled());
+      });
+      if (!backfill)
+        logger.info({ toMs: bandToMs }, 'resuming the unfinished popular-band backfill');
     }
     // Only a process that is listening creates the demo account (a failed listen creates none).
     const demoKey = await ensureSharedDemoKey(accessStore, clock, config.dataDir);
@@ -165,6 +190,22 @@ export async function startAllRole(
     await close();
     throw error;
   }
+}
+
+/** A restart of the simulator with a backfill configured resumes a band left unfinished. */
+function needsBandResume(config: ServeConfig): boolean {
+  return config.source === 'sim' && config.backfillDays > 0;
+}
+
+/** Whether some market is polled, so an ingest worker runs beside the HTTP thread. */
+function ingestPolled(config: ServeConfig): boolean {
+  return [...marketPlan(config).values()].some((market) => market.polled);
+}
+
+/** The worker failed once the process served: it stops, as a failed start would have. */
+function failedAfterListen(error: unknown, logger: Logger, close: () => Promise<void>): void {
+  logger.fatal({ err: error }, 'ingest worker failed to start: stopping');
+  void close().finally(() => process.exit(1));
 }
 
 /** Starts the ingest worker when some market is polled; a failure surfaces where it is awaited. */
@@ -177,7 +218,7 @@ function startWorker(
   steps: BootSteps,
   onBackfilled: () => void,
 ): Promise<IngestWorkerHandle> | null {
-  if (![...marketPlan(config).values()].some((market) => market.polled)) return null;
+  if (!ingestPolled(config)) return null;
   const worker = steps.timeAsync('ingestWorker', () =>
     startIngestWorker({
       config,

@@ -52,12 +52,15 @@ export interface IngestFolding {
 
 /**
  * Creates (does not init) the price store the configuration names. A SQLite store that
- * ingests passes `folding` to fold its rollup journal on a thread of its own.
+ * ingests passes `folding` to fold its rollup journal on a thread of its own; a SQLite store
+ * opened beside such a writer passes `foldsElsewhere` so its init leaves a dead process's
+ * journal entries to that writer's fold thread instead of folding them first.
  */
 export function createPriceStore(
   config: StoreConfig,
   clock: Clock,
   folding?: IngestFolding,
+  foldsElsewhere = false,
 ): OpenedPriceStore {
   if (config.databaseUrl !== null) {
     const prices = createPostgresPriceStore(postgresOptions(config, clock));
@@ -65,7 +68,12 @@ export function createPriceStore(
   }
   const paths = dataPaths(config.dataDir);
   ensureDataDir(paths);
-  const store = createSqlitePriceStore({ path: paths.prices, clock, ...folding });
+  const store = createSqlitePriceStore({
+    path: paths.prices,
+    clock,
+    ...folding,
+    foldLeftoversOnOpen: !foldsElsewhere,
+  });
   return { kind: 'sqlite', prices: store, history: store };
 }
 

@@ -17,6 +17,7 @@ import { T0, fetchRecord, listing, sale, side, withStore } from './contract-fixt
 import type { PriceStoreFactory } from './contract-fixtures.ts';
 import { liveTableCases } from './contract-live.ts';
 import { fetchCases, listingCases, retentionCases, saleCases } from './contract-records.ts';
+import { streamCases } from './contract-streams.ts';
 
 export type { PriceStoreFactory } from './contract-fixtures.ts';
 
@@ -73,6 +74,7 @@ export function priceStoreContract(name: string, makeStore: PriceStoreFactory): 
     describe('latest-state writes', () => liveWriteCases(makeStore));
     describe('atomicity', () => atomicityCases(makeStore));
     describe('sales', () => saleCases(makeStore));
+    describe('streamed reads', () => streamCases(makeStore));
     describe('listings', () => listingCases(makeStore));
     describe('fetch records', () => fetchCases(makeStore));
     describe('retention', () => retentionCases(makeStore));

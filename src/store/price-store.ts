@@ -25,6 +25,15 @@ export interface BatchWriteCounts {
   listings: number;
 }
 
+/** Records per chunk handed to a stream callback unless the caller asks for another size. */
+export const STREAM_CHUNK = 4096;
+
+/**
+ * Receives one chunk of a streamed read. It runs while the store reads on (SQLite: inside the
+ * open statement), so it must not call the store; it may keep the array it is handed.
+ */
+export type ChunkVisitor<T> = (chunk: T[]) => void;
+
 export interface PriceStore {
   /** Runs pending migrations. Idempotent. */
   init(): Promise<void>;
@@ -34,6 +43,18 @@ export interface PriceStore {
   loadSides(game: Game): Promise<SideSnapshot[]>;
   /** Sales with soldAt >= sinceMs, oldest first. */
   loadSales(game: Game, sinceMs: number): Promise<SaleRecord[]>;
+  /**
+   * loadSides a chunk at a time (at most `chunkSize` each, every chunk non-empty), so a
+   * caller that only applies them (the boot restore) never holds the whole set; the count.
+   */
+  streamSides(game: Game, visit: ChunkVisitor<SideSnapshot>, chunkSize?: number): Promise<number>;
+  /** loadSales a chunk at a time, oldest first across chunks; the count. */
+  streamSales(
+    game: Game,
+    sinceMs: number,
+    visit: ChunkVisitor<SaleRecord>,
+    chunkSize?: number,
+  ): Promise<number>;
   /** Listings currently held (the latest per listing id). */
   loadListings(game: Game): Promise<ListingRecord[]>;
   /** The latest sales statistics per (item, market, window). */

@@ -19,8 +19,9 @@ import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
 import type { HistoryStore } from '../history-store.ts';
-import type { BatchWriteCounts, PriceStore } from '../price-store.ts';
+import { STREAM_CHUNK, type BatchWriteCounts, type PriceStore } from '../price-store.ts';
 import { stringInterner, type Intern } from '../row-decoding.ts';
+import { forEachChunk } from './cursor.ts';
 import { createPool, inTransaction } from './driver.ts';
 import type { Pool, PoolClient, PostgresConnectionOptions } from './driver.ts';
 import { createPostgresHistory } from './history.ts';
@@ -167,6 +168,20 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       ready();
       const result = await pool.query<SaleRow>(sql.selectSales([game, sinceMs]));
       return collect(result.rows, saleFromRow);
+    },
+    async streamSides(game, visit, chunkSize = STREAM_CHUNK) {
+      ready();
+      const intern = stringInterner();
+      return forEachChunk<SideRow>(pool, sql.selectSides([game]), chunkSize, (rows) =>
+        visit(rows.map((row) => sideFromRow(row, intern))),
+      );
+    },
+    async streamSales(game, sinceMs, visit, chunkSize = STREAM_CHUNK) {
+      ready();
+      const intern = stringInterner();
+      return forEachChunk<SaleRow>(pool, sql.selectSales([game, sinceMs]), chunkSize, (rows) =>
+        visit(rows.map((row) => saleFromRow(row, intern))),
+      );
     },
     async loadListings(game: Game) {
       ready();

@@ -29,14 +29,18 @@ function run(config: FoldThreadConfig): void {
   const statements = prepareRollupStatements(db);
   const folder = createRollupFolder(db, statements, new RollupRowCache(db, statements));
   const drain = (force: boolean) => drainJournal(folder, Date.now(), force);
-  drain(true);
-  const timer = setInterval(() => {
+  // Ready first: the store that started this thread need not wait for what a dead process
+  // left in the journal (a flush sent meanwhile is answered after this fold).
+  post({ type: 'ready' });
+  const drainReporting = (force: boolean) => {
     try {
-      drain(false);
+      drain(force);
     } catch (error) {
       post({ type: 'error', message: describe(error) });
     }
-  }, FOLD_POLL_MS);
+  };
+  drainReporting(true);
+  const timer = setInterval(() => drainReporting(false), FOLD_POLL_MS);
   parentPort!.on('message', (message: FoldHostMessage) => {
     if (message.type === 'flush') {
       let error: string | null = null;
@@ -58,7 +62,6 @@ function run(config: FoldThreadConfig): void {
       post({ type: 'stopped' });
     }
   });
-  post({ type: 'ready' });
 }
 
 try {

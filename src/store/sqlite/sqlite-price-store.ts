@@ -33,7 +33,12 @@ import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
 import type { HistoryStore } from '../history-store.ts';
-import type { BatchWriteCounts, PriceStore } from '../price-store.ts';
+import {
+  STREAM_CHUNK,
+  type BatchWriteCounts,
+  type ChunkVisitor,
+  type PriceStore,
+} from '../price-store.ts';
 import {
   loadRates,
   prepareLiveStatements,
@@ -76,6 +81,12 @@ export interface SqlitePriceStoreOptions {
   foldOn?: 'inline' | 'thread';
   /** Errors of a fold thread's periodic folds (default: a process warning). */
   onFoldError?: (message: string) => void;
+  /**
+   * Whether an inline store folds, at init, journal entries a process that died left behind
+   * (default true). False for a store beside a writer with a fold thread of its own (role
+   * `all`'s HTTP thread): that thread folds them, and init does not wait for it.
+   */
+  foldLeftoversOnOpen?: boolean;
 }
 
 export interface SqlitePriceStore extends PriceStore, Required<HistoryStore> {
@@ -94,6 +105,27 @@ function collect<Row, T>(rows: Iterable<Row>, map: (row: Row, intern: Intern) =>
   const out: T[] = [];
   for (const row of rows) out.push(map(row, intern));
   return out;
+}
+
+/** Maps rows as they stream out and hands them on `chunkSize` at a time; the count. */
+function streamRows<Row, T>(
+  rows: Iterable<Row>,
+  map: (row: Row, intern: Intern) => T,
+  visit: ChunkVisitor<T>,
+  chunkSize: number,
+): number {
+  const intern = stringInterner();
+  let chunk: T[] = [];
+  let count = 0;
+  for (const row of rows) {
+    chunk.push(map(row, intern));
+    if (chunk.length < chunkSize) continue;
+    count += chunk.length;
+    visit(chunk);
+    chunk = [];
+  }
+  if (chunk.length > 0) visit(chunk);
+  return count + chunk.length;
 }
 
 function isBatchEmpty(batch: IngestBatch): boolean {
@@ -173,6 +205,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
         clock,
         foldOn: options.rollups === false ? 'inline' : (options.foldOn ?? 'inline'),
         onFoldError: options.onFoldError ?? ((message) => process.emitWarning(message)),
+        foldOnOpen: options.foldLeftoversOnOpen ?? true,
       });
     },
     async writeBatch(batch: IngestBatch) {
@@ -194,6 +227,13 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     },
     async loadSales(game: Game, sinceMs: number) {
       return collect(ready().selectSales.iterate(game, sinceMs), saleFromRow);
+    },
+    async streamSides(game, visit, chunkSize = STREAM_CHUNK) {
+      return streamRows(ready().selectSides.iterate(game), sideFromRow, visit, chunkSize);
+    },
+    async streamSales(game, sinceMs, visit, chunkSize = STREAM_CHUNK) {
+      const rows = ready().selectSales.iterate(game, sinceMs);
+      return streamRows(rows, saleFromRow, visit, chunkSize);
     },
     async loadListings(game: Game) {
       return collect(ready().selectListings.iterate(game), listingFromRow);

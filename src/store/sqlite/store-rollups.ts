@@ -25,6 +25,8 @@ export interface StoreRollupsOptions {
   clock: Clock;
   foldOn: 'inline' | 'thread';
   onFoldError: (message: string) => void;
+  /** Inline: fold what is in the journal now, before the store is used (default true). */
+  foldOnOpen?: boolean;
 }
 
 export interface StoreRollups {
@@ -87,7 +89,7 @@ export async function openStoreRollups(
     }
   };
 
-  if (folder) drain(true);
+  if (folder && options.foldOnOpen !== false) drain(true);
   const timer = folder ? setInterval(foldIfDue, FOLD_CHECK_MS).unref() : null;
 
   return {
