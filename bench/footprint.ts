@@ -3,17 +3,20 @@
  * backfill, full catalogs, nothing pinned): time from spawn to first prices on an empty data
  * dir and on restart, time to the end of the backfill (it runs beside live ingest), RSS steady
  * (two minutes after the backfill) and peak (VmHWM, backfill included), bytes written to storage projected to a day (/proc/<pid>/io `write_bytes`, see proc(5)), and
- * `/v1/items/all` latency with gzip.
+ * `/v1/items/all` latency with gzip. The first start's threads report their V8 heaps
+ * (bench/thread-heaps.mjs) so the steady RSS can be split per thread.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { spawnServer, type ChildServer } from './harness.ts';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { embeddedEnv, spawnServer, type ChildServer } from './harness.ts';
 import { BENCH_ITEM } from './http-reads.ts';
 import { waitForPrices } from './pinned.ts';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
+const THREAD_HEAPS = join(import.meta.dirname, 'thread-heaps.mjs');
 const DAY_S = 86_400;
 /** How long the steady window waits for the first start's backfill to finish. */
 const BACKFILL_CAP_S = 600;
@@ -61,10 +64,47 @@ function watchBackfill(server: ChildServer, started: number) {
 const within = (promise: Promise<void>, ms: number) =>
   Promise.race([promise, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
 
-async function startToPrices(dataDir: string, key: () => string) {
+/** The server's environment; with `heapsFile`, its threads sample their heaps into it. */
+function serverEnv(heapsFile: string | null): NodeJS.ProcessEnv {
+  const env = embeddedEnv();
+  if (heapsFile === null) return env;
+  const preload = `--import ${pathToFileURL(THREAD_HEAPS).href}`;
+  return {
+    ...env,
+    NODE_OPTIONS: [env.NODE_OPTIONS, preload].filter(Boolean).join(' '),
+    THREAD_HEAPS_FILE: heapsFile,
+  };
+}
+
+interface HeapLine {
+  thread: string;
+  at: number;
+  heapMb: number;
+  usedMb: number;
+  peakMb: number;
+  arrayBuffersMb: number;
+}
+
+/** Each thread's last heap sample up to `at` (ms since the epoch), as one report line. */
+function threadHeaps(heapsFile: string, at: number): string {
+  const last = new Map<string, HeapLine>();
+  const lines = existsSync(heapsFile) ? readFileSync(heapsFile, 'utf8') : '';
+  for (const text of lines.split('\n')) {
+    if (text === '') continue;
+    const line = JSON.parse(text) as HeapLine;
+    if (line.at <= at) last.set(line.thread, line);
+  }
+  const parts = [...last.values()].map(
+    (line) =>
+      `${line.thread} ${line.heapMb} MB (${line.usedMb} used, largest ${line.peakMb}) + ${line.arrayBuffersMb} MB array buffers`,
+  );
+  return `V8 heap per thread at that moment: ${parts.join('; ')}`;
+}
+
+async function startToPrices(dataDir: string, key: () => string, heapsFile: string | null = null) {
   const started = performance.now();
   const args = [BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
-  const server = await spawnServer([...args, '--log-level', 'warn'], 600_000);
+  const server = await spawnServer([...args, '--log-level', 'warn'], 600_000, serverEnv(heapsFile));
   const backfilled = watchBackfill(server, started);
   const pricing = `${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`;
   await waitForPrices(pricing, key(), 600_000);
@@ -109,7 +149,8 @@ async function itemsAllLatency(server: ChildServer, key: string): Promise<string
 export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pricing-footprint-'));
   const demoKey = () => readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
-  const first = await startToPrices(dataDir, demoKey);
+  const heapsFile = join(mkdtempSync(join(tmpdir(), 'pricing-heaps-')), 'heaps.jsonl');
+  const first = await startToPrices(dataDir, demoKey, heapsFile);
   console.log(
     `first start to first prices (empty data dir, default backfill): ${first.seconds.toFixed(1)} s`,
   );
@@ -128,11 +169,13 @@ export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Pr
     const sizeBefore = dirBytes(dataDir);
     await new Promise((r) => setTimeout(r, windowSeconds * 1000));
     const steady = procFigures(pid);
+    const steadyAt = Date.now();
     const grown = dirBytes(dataDir) - sizeBefore;
     const after = settleSeconds + windowSeconds;
     console.log(
       `RSS ${after} s after the backfill: steady ${mb(steady.rssBytes)}, peak ${mb(steady.peakBytes)} (VmHWM, backfill included)`,
     );
+    console.log(threadHeaps(heapsFile, steadyAt));
     const written = steady.writeBytes - windowStart.writeBytes;
     const perDay = (written / windowSeconds) * DAY_S;
     console.log(
@@ -149,4 +192,5 @@ export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Pr
   console.log(`restart to first prices (same data dir): ${restart.seconds.toFixed(1)} s`);
   await restart.server.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dirname(heapsFile), { recursive: true, force: true });
 }

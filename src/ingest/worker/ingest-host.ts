@@ -9,6 +9,7 @@ import type { IngestMetrics } from '../../metrics/ingest-metrics.ts';
 import type { FetchLog } from '../fetch-log.ts';
 import { loadCatalogs, loadCs2Registries } from '../../catalog/load-catalogs.ts';
 import { slimCatalogData } from '../../catalog/slim.ts';
+import { compactSales, StringPool } from './compact-sales.ts';
 import type {
   HostMessage,
   IngestWorkerConfig,
@@ -30,24 +31,50 @@ export interface IngestWorkerOptions {
   onError: (message: string) => void;
   /** The worker finished a backfill the host asked for. */
   onBackfilled?: () => void;
+  /** Tests: another worker entry, another old-generation limit. */
+  entry?: URL;
+  maxOldGenerationSizeMb?: number;
 }
 
 /**
- * Ingest allocates short-lived batches fast: a larger young generation (64 MB semi-spaces
- * instead of 16) cut its garbage collection enough to raise rollup ingest from 52k to 61k
- * observations/s in the history benchmark, which runs with the same setting.
+ * The worker's heap bounds. Its live data after a full collection measured 70-155 MB on the
+ * full catalogs (catalogs, the simulated world, the largest market's poll in flight, backfill
+ * chunks), so the old-generation limit leaves over three times that. The limit also sets how
+ * far V8 lets the heap grow between full collections: up to 4 × live from a 2 GB limit up (the
+ * default), about 1.4 × at 512 MB. The young generation is committed whole once used. With
+ * 192 MB young and no old limit the worker held 300-500 MB; with these, 190-260 MB.
  */
-export const INGEST_YOUNG_GENERATION_MB = 192;
+export const INGEST_YOUNG_GENERATION_MB = 48;
+export const INGEST_OLD_GENERATION_MB = 512;
 
-export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestWorkerHandle> {
-  const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
+/** The worker ran out of heap (resourceLimits): Node ends it with this code. */
+export function isOutOfMemory(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
+function spawnWorker(options: IngestWorkerOptions): Worker {
+  return new Worker(options.entry ?? new URL('./bootstrap.mjs', import.meta.url), {
     workerData: {
       config: options.config,
       catalogs: slimCatalogData(loadCatalogs(), loadCs2Registries()),
     } satisfies IngestWorkerData,
-    resourceLimits: { maxYoungGenerationSizeMb: INGEST_YOUNG_GENERATION_MB },
+    resourceLimits: {
+      maxYoungGenerationSizeMb: INGEST_YOUNG_GENERATION_MB,
+      maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? INGEST_OLD_GENERATION_MB,
+    },
   });
+}
+
+/**
+ * Starts the worker. A worker that runs out of heap after it started is replaced by a new one
+ * (logged through `onError`), so the heap limit cannot stop ingest; any other failure, or
+ * running out before the first start finished, is reported and ends it.
+ */
+export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestWorkerHandle> {
+  let worker: Worker;
   let stopped: (() => void) | null = null;
+  let started = false;
+  const strings = new StringPool();
   return new Promise((resolve, reject) => {
     const handle: IngestWorkerHandle = {
       send: (message) => worker.postMessage(message),
@@ -57,16 +84,17 @@ export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestW
           worker.postMessage({ type: 'stop' } satisfies HostMessage);
         }).then(() => worker.terminate().then(() => undefined)),
     };
-    worker.on('message', (message: WorkerMessage) => {
+    const onMessage = (message: WorkerMessage) => {
       switch (message.type) {
         case 'batch':
-          return options.book.apply(message.batch);
+          return options.book.apply(compactSales(message.batch, strings));
         case 'fetch':
           options.metrics?.noteFetch(message.record);
           return options.fetchLog.append(message.record);
         case 'rejections':
           return options.metrics?.noteRejections(message.market, message.game, message.counts);
         case 'ready':
+          started = true;
           return resolve(handle);
         case 'backfilled':
           return options.onBackfilled?.();
@@ -76,11 +104,17 @@ export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestW
           options.onError(message.message);
           return reject(new Error(message.message));
       }
-    });
-    worker.on('error', (error) => {
-      options.onError(error.stack ?? String(error));
-      reject(error);
-    });
-    worker.on('exit', () => stopped?.());
+    };
+    const launch = () => {
+      worker = spawnWorker(options);
+      worker.on('message', onMessage);
+      worker.on('error', (error) => {
+        options.onError(error.stack ?? String(error));
+        if (isOutOfMemory(error) && started && stopped === null) return launch();
+        reject(error);
+      });
+      worker.on('exit', () => stopped?.());
+    };
+    launch();
   });
 }

@@ -1,0 +1,43 @@
+/**
+ * Sale records as the HTTP thread keeps them. A batch crosses from the ingest worker as a
+ * structured clone, which gives every sale a dictionary-backed object of its own and fresh
+ * copies of its item name, market and currency; the book keeps sales for 90 days (about 410k
+ * after the default backfill), so the host rebuilds each one as a plain record over strings
+ * it has seen before: about 120 bytes a sale instead of 270.
+ */
+import type { IngestBatch, SaleRecord } from '../../domain/quote.ts';
+
+/** One copy of each string seen (item names, market ids, currencies, games). */
+export class StringPool {
+  private readonly strings = new Map<string, string>();
+
+  intern<T extends string>(value: T): T {
+    const held = this.strings.get(value);
+    if (held !== undefined) return held as T;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  get size(): number {
+    return this.strings.size;
+  }
+}
+
+export function compactSale(sale: SaleRecord, pool: StringPool): SaleRecord {
+  return {
+    game: pool.intern(sale.game),
+    itemId: pool.intern(sale.itemId),
+    market: pool.intern(sale.market),
+    price: sale.price,
+    quantity: sale.quantity,
+    soldAt: sale.soldAt,
+    ingestedAt: sale.ingestedAt,
+    originalCurrency: pool.intern(sale.originalCurrency),
+  };
+}
+
+/** The batch with its sales rebuilt (sides, listings and statistics as they came). */
+export function compactSales(batch: IngestBatch, pool: StringPool): IngestBatch {
+  if (batch.sales.length === 0) return batch;
+  return { ...batch, sales: batch.sales.map((sale) => compactSale(sale, pool)) };
+}
