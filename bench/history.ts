@@ -22,6 +22,7 @@ import {
   createSqlitePriceStore,
   type SqlitePriceStore,
 } from '../src/store/sqlite/sqlite-price-store.ts';
+import { benchPageReads } from './history-page-reads.ts';
 import {
   buildReadStore,
   holdQuotes,
@@ -95,8 +96,33 @@ const SIZE_SCENARIOS: SizeScenario[] = [
   },
 ];
 
-/** Per tier, on-disk bytes per item-day and the one-year full-catalog projection. */
-function printSizes(store: SqlitePriceStore, items: number, label: string): void {
+type TierBytes = Record<(typeof TIERS)[number], number>;
+
+/**
+ * A year of the full catalog at default retention: 10-minute buckets for 90 days, hours for
+ * 365, of which the first 90 as stored next to their 10-minute buckets (`hours`: none where
+ * they are derived) and the rest as stored once retention removed those (`expiredHours`).
+ */
+function yearOf(tiers: TierBytes, expiredHours: number): number {
+  const days = KEPT_DAYS_IN_A_YEAR;
+  const perItem =
+    (tiers['10m'] + tiers['1h']) * days['10m'] +
+    expiredHours * (days['1h'] - days['10m']) +
+    tiers['1d'] * days['1d'];
+  return perItem * FULL_CATALOG_ITEMS;
+}
+
+/**
+ * Per tier, on-disk bytes per item-day, with the one-year full-catalog projection;
+ * `expiredHours`: the hours' bytes once 10-minute retention removed their buckets (by default
+ * those stored now; null: no projection). Returns the per-tier figures.
+ */
+function printSizes(
+  store: SqlitePriceStore,
+  items: number,
+  label: string,
+  expiredHours?: number | null,
+): TierBytes {
   store.db.exec('VACUUM history');
   const bytes = tableBytes(store.db, 'history');
   const seriesCount = store.db
@@ -104,27 +130,31 @@ function printSizes(store: SqlitePriceStore, items: number, label: string): void
     .pluck()
     .get()!;
   const seriesPerItem = seriesCount / items;
-  let yearBytes = 0;
+  const tiers = { '10m': 0, '1h': 0, '1d': 0 };
   const perTier: string[] = [];
   for (const tier of TIERS) {
     const tables = [`rollups_${tier}`, `pages_${tier}`, `sqlite_autoindex_pages_${tier}_1`];
     const stored = tables.reduce((sum, table) => sum + (bytes.get(table) ?? 0), 0);
     const perItemDay = stored / items;
-    const projected = (perItemDay * FULL_SERIES_PER_ITEM) / seriesPerItem;
-    yearBytes += projected * FULL_CATALOG_ITEMS * KEPT_DAYS_IN_A_YEAR[tier];
+    tiers[tier] = (perItemDay * FULL_SERIES_PER_ITEM) / seriesPerItem;
     perTier.push(
-      `${tier} ${(projected / 1000).toFixed(1)} KB (${(perItemDay / seriesPerItem).toFixed(0)} B per series-day measured)`,
+      `${tier} ${(tiers[tier] / 1000).toFixed(1)} KB (${(perItemDay / seriesPerItem).toFixed(0)} B per series-day measured)`,
     );
   }
+  const yearBytes = yearOf(tiers, expiredHours ?? tiers['1h']);
+  const year = `one year of the full catalog (${FULL_CATALOG_ITEMS} items, default retention): ${(yearBytes / 1e9).toFixed(0)} GB`;
   console.log(
-    `  ${label}: bytes per item-day at ${FULL_SERIES_PER_ITEM} series per item: ${perTier.join(', ')}; ` +
-      `one year of the full catalog (${FULL_CATALOG_ITEMS} items, default retention): ${(yearBytes / 1e9).toFixed(0)} GB`,
+    `  ${label}: bytes per item-day at ${FULL_SERIES_PER_ITEM} series per item: ${perTier.join(', ')}` +
+      (expiredHours === null ? '' : `; ${year}`),
   );
+  return tiers;
 }
 
 /** Late enough that every period of the simulated day has ended and settled (1d: 64 days). */
 const ALL_PACKED = END + 72 * DAY;
 const KEEP_ALL = { retention: { '10m': null, '1h': null, '1d': null } } as const;
+/** 10-minute buckets kept 90 days (their hours then stored), the rest kept. */
+const TENS_EXPIRED = { retention: { '10m': 90 * DAY, '1h': null, '1d': null } } as const;
 
 /**
  * One real day of 100 items through full ingest, per scenario: bytes per item-day per tier,
@@ -155,7 +185,14 @@ export async function benchSizes(dir: string, catalogs: ReturnType<typeof loadCa
     const ms = performance.now() - started;
     const rows = TIERS.map((tier) => `${packed[tier]} (${tier})`).join(' + ');
     console.log(`  packing pass: ${rows} buckets packed into pages in ${ms.toFixed(0)} ms`);
-    printSizes(store, items, 'packed');
+    const packedTiers = printSizes(store, items, 'packed (hours derived)');
+    console.log(`  ${await benchPageReads(store, ALL_PACKED)}`);
+    await compactHistory(store, ALL_PACKED + 90 * DAY, TENS_EXPIRED);
+    const expired = printSizes(store, items, 'once 10-minute retention removed the day', null);
+    const year = yearOf(packedTiers, expired['1h']) / 1e9;
+    console.log(
+      `  one year, packed, with the hours stored after 10-minute retention: ${year.toFixed(0)} GB`,
+    );
     await store.close();
   }
 }

@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark, each reporting a ratio against a baseline from the same run. */
 import { benchAttributes } from './attributes.ts';
+import { benchDiskDay } from './disk-day.ts';
 import { benchFootprint } from './footprint.ts';
 import { benchHistory } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
@@ -9,6 +10,7 @@ import { benchLiveIngest } from './live-ingest.ts';
 import { benchMemory } from './memory.ts';
 import { benchPinnedReads } from './pinned.ts';
 import { benchReadBounds } from './reads-bounds.ts';
+import { benchRestart } from './restart.ts';
 import { benchSchema } from './schema.ts';
 import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-out.ts';
 import { benchApiScaling } from './scaling.ts';
@@ -63,9 +65,19 @@ if (wanted('memory')) {
   console.log('\n## memory: heap and RSS per component, each after a full GC');
   benchMemory();
 }
+if (wanted('disk-day')) {
+  console.log(
+    '\n## disk-day: disk written and kept per day by the default npm start, one simulated day',
+  );
+  await benchDiskDay();
+}
 if (wanted('footprint')) {
   console.log('\n## footprint: the default npm start server: start, RSS, disk, items/all');
   await benchFootprint();
+}
+if (wanted('restart')) {
+  console.log('\n## restart: the default server restarted on its data dir, time and boot steps');
+  await benchRestart();
 }
 if (!wanted('reads history scale-out')) process.exit(0);
 console.log(

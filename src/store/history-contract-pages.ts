@@ -47,6 +47,36 @@ function quietHours(lastAtOffset: (bucket: number) => number = () => MINUTE): In
   return batches;
 }
 
+/**
+ * Six busy hours: in every 10-minute bucket several markets reprice a few times each, over
+ * cheap (exact bins) and dear prices, with multi-unit sales (pages in their column form).
+ */
+function movingHours(): IngestBatch[] {
+  let seed = 7;
+  const next = (below: number) => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed % below;
+  };
+  const batches: IngestBatch[] = [];
+  for (let bucket = 0; bucket < BUCKETS; bucket += 1) {
+    for (let fetch = 0; fetch < 3; fetch += 1) {
+      const at = bucket * 10 * MINUTE + (fetch + 1) * 2 * MINUTE + next(1000);
+      const dear = 200_000 + next(60_000);
+      batches.push({
+        sides: [
+          ask('skinport', 150 + next(200), at),
+          ask('csfloat', dear, at),
+          bid('csfloat', dear - next(5_000), at),
+          bid('steamcommunity', 100 + next(50), at),
+        ],
+        sales: fetch === 1 ? [sale('csfloat', dear + next(900), 1 + next(3), at)] : [],
+        listings: [],
+      });
+    }
+  }
+  return batches;
+}
+
 function referenceOf(batches: readonly IngestBatch[]): MemoryRollups {
   const memory = new MemoryRollups();
   for (const entry of batches) memory.record(entry.sides, entry.sales);
@@ -77,7 +107,9 @@ async function partialReads(store: HistoryStore) {
   return out;
 }
 
-export function pageCases(make: HistoryStoreFactory): void {
+/** `derivedHours`: the store keeps no hour its 10-minute tier holds, so packs none. */
+export function pageCases(make: HistoryStoreFactory, derivedHours = false): void {
+  const storedHours = derivedHours ? 0 : 3 * 6;
   test('packing settled periods changes no read', () =>
     withHistoryStore(make, async (store) => {
       await writeAll(store, quietHours());
@@ -85,11 +117,22 @@ export function pageCases(make: HistoryStoreFactory): void {
       const partial = await partialReads(store);
       const { packed } = await compactHistory(store, NOW, PACK_ALL);
       assert.equal(packed['10m'], 3 * BUCKETS, 'three series');
-      assert.equal(packed['1h'], 3 * 6);
+      assert.equal(packed['1h'], storedHours);
       assert.deepEqual(await allRows(store), rows);
       assert.deepEqual(await partialReads(store), partial);
       const again = await compactHistory(store, NOW, PACK_ALL);
       assert.deepEqual(again.packed, { '10m': 0, '1h': 0, '1d': 0 });
+    }));
+
+  test('packing periods of moving prices changes no read and matches the reference', () =>
+    withHistoryStore(make, async (store) => {
+      await writeAll(store, movingHours());
+      const rows = await allRows(store);
+      const partial = await partialReads(store);
+      assert.deepEqual(rows, await allRows(referenceOf(movingHours())));
+      await compactHistory(store, NOW, PACK_ALL);
+      assert.deepEqual(await allRows(store), rows);
+      assert.deepEqual(await partialReads(store), partial);
     }));
 
   test('only periods ended by the cutoff are packed', () =>
@@ -128,7 +171,11 @@ export function pageCases(make: HistoryStoreFactory): void {
       await compactHistory(store, NOW, PACK_ALL);
       await writeAll(store, [batches[gap]!]);
       const { packed } = await compactHistory(store, NOW, PACK_ALL);
-      assert.deepEqual(packed, { '10m': 3 * BUCKETS, '1h': 3 * 6, '1d': 0 }, 'the whole period');
+      assert.deepEqual(
+        packed,
+        { '10m': 3 * BUCKETS, '1h': storedHours, '1d': 0 },
+        'the whole period',
+      );
       assert.deepEqual(await allRows(store), await allRows(referenceOf(batches)));
     }));
 

@@ -14,6 +14,7 @@ import { TIERS } from '../pricing/rollup-buckets.ts';
 import { MemoryRollups } from '../pricing/rollup-memory.ts';
 import { talliedMarkets } from '../pricing/rollups.ts';
 import { T0 } from './contract-fixtures.ts';
+import { hourCases } from './history-contract-hours.ts';
 import { pageCases } from './history-contract-pages.ts';
 import {
   ITEM,
@@ -199,16 +200,22 @@ function countingCases(make: HistoryStoreFactory): void {
     }));
 }
 
-/** `pages`: the store implements packBefore, so the page cases apply too. */
+/**
+ * `pages`: the store implements packBefore, so the page cases apply too. `derivedHours`: the
+ * store keeps no hour the 10-minute tier still holds (it derives it), so there is no such hour
+ * to delete or pack.
+ */
 export function historyStoreContract(
   name: string,
   makeStore: HistoryStoreFactory,
-  options: { pages?: boolean } = {},
+  options: { pages?: boolean; derivedHours?: boolean } = {},
 ): void {
+  const derivedHours = options.derivedHours === true;
   describe(`HistoryStore contract: ${name}`, () => {
     describe('round trip', () => roundTripCases(makeStore));
     describe('counting', () => countingCases(makeStore));
-    describe('retention', () => retentionCases(makeStore));
-    if (options.pages) describe('pages', () => pageCases(makeStore));
+    describe('retention', () => retentionCases(makeStore, derivedHours));
+    describe('hours across 10-minute retention', () => hourCases(makeStore));
+    if (options.pages) describe('pages', () => pageCases(makeStore, derivedHours));
   });
 }

@@ -1,9 +1,10 @@
 /**
  * The folding half of the SQLite rollups. catchUp() reads the journal past the last entry it
  * saw into per-(series, 10-minute bucket) deltas (pending-rollups.ts: this is where a snapshot
- * already counted is dropped); fold() merges every delta into its 10m, 1h and 1d rows in the
- * history file, writing each changed row once, and moves the history file's fold mark to the
- * last journal id folded, in one transaction on that file. The folded journal entries are
+ * already counted is dropped); fold() merges every delta into its 10m and 1d rows in the
+ * history file (and into its 1h row only where that hour is stored: stored-hours.ts), writing
+ * each changed row once, and moves the history file's fold mark to the last journal id
+ * folded, in one transaction on that file. The folded journal entries are
  * deleted afterwards; a crash before that only leaves entries the mark already excludes.
  *
  * Exactly once, even with two folders on one store: a fold commits only if the mark is still
@@ -26,6 +27,7 @@ import {
 } from './rollup-row-cache.ts';
 import { unpackPage } from './rollup-pages.ts';
 import type { RollupStatements } from './rollup-statements.ts';
+import { dropLastAt } from './stored-hours.ts';
 
 /** When a fold is due: this long after the last one, or this much pending. */
 export const FOLD_POLICY = {
@@ -58,12 +60,6 @@ function sectionsOf(row: RollupRow): number {
   return (row.ask ? DIRTY_ASK : 0) | (row.bid ? DIRTY_BID : 0) | (row.sales ? DIRTY_SALES : 0);
 }
 
-/** Hour and day rows never carry lastAt (only per-market 10-minute buckets dedupe). */
-function dropLastAt(row: RollupRow): void {
-  if (row.ask) row.ask.lastAt = null;
-  if (row.bid) row.bid.lastAt = null;
-}
-
 function writeRows(statements: RollupStatements, changed: readonly CachedRow[]): void {
   for (const cached of changed) {
     const { row, dirty } = cached;
@@ -79,6 +75,7 @@ function writeRows(statements: RollupStatements, changed: readonly CachedRow[]):
     cached.packed = false;
     tierStatements.upsertRow.run(cached.series, cached.bucket, ask, bid, sales, units);
     cached.dirty = 0;
+    cached.stored = true;
   }
 }
 
@@ -86,6 +83,7 @@ function mergeInto(cache: RollupRowCache, changed: CachedRow[], entry: PendingBu
   const sections = sectionsOf(entry.delta);
   for (const tier of TIERS) {
     const cached = cache.get(tier, entry.series, entry.delta.start);
+    if (tier === '1h' && !cached.stored) continue;
     mergeRow(cached.row, entry.delta);
     if (tier !== '10m') dropLastAt(cached.row);
     if (cached.dirty === 0) changed.push(cached);
@@ -125,6 +123,7 @@ export function createRollupFolder(
     if (statements.advanceMark.run(through, mark).changes !== 1) {
       throw new FoldRaceError('another folder moved the fold mark; starting over from it');
     }
+    loadFrontiers();
     cache.begin();
     const changed: CachedRow[] = [];
     for (const entry of pending.values()) mergeInto(cache, changed, entry);

@@ -8,13 +8,23 @@
  *
  * A page, before deflate, holds its present buckets oldest first, each as a varint gap (buckets
  * skipped since the previous one), a SECTION_BITS byte and the bucket's sections in the rollup
- * codec, back to back. Measured on the worst case (every price moving on every fetch), deflate
- * takes the 10-minute tier to a third of its rows' bytes and the hourly one to 57%.
+ * codec, back to back. It is stored deflated, either as is or, behind COLUMNS_MARK, in its
+ * column form (page-columns.ts), whichever is smaller: columns win on pages of moving prices,
+ * rows on small pages of held ones. A column form is only kept once it has given back the very
+ * same body.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Tier } from '../../pricing/rollup-buckets.ts';
 import { SectionReader } from '../rollup-codec.ts';
+import { ColumnSections, type SectionSource } from './page-column-reader.ts';
+import { fromColumns, toColumns } from './page-columns.ts';
 import type { TierStatements } from './rollup-statements.ts';
+
+/**
+ * The first byte of a page in column order: a raw deflate stream cannot start with it (its
+ * block type bits, 11, are reserved), so an older page is never taken for one.
+ */
+const COLUMNS_MARK = 0x07;
 
 export const PAGE_BUCKETS: Readonly<Record<Tier, number>> = { '10m': 144, '1h': 168, '1d': 64 };
 
@@ -35,8 +45,8 @@ function varint(value: number): Buffer {
   return Buffer.from(bytes);
 }
 
-/** The page of `entries` (buckets of one period, ascending). */
-export function encodePage(tier: Tier, period: number, entries: readonly PageEntry[]): Buffer {
+/** The row-major body of `entries` (buckets of one period, ascending). */
+export function pageRows(tier: Tier, period: number, entries: readonly PageEntry[]): Buffer {
   const parts: Buffer[] = [];
   let previous = period * PAGE_BUCKETS[tier] - 1;
   for (const [bucket, ask, bid, sales] of entries) {
@@ -48,35 +58,64 @@ export function encodePage(tier: Tier, period: number, entries: readonly PageEnt
     for (const section of [ask, bid, sales]) if (section) parts.push(section);
     previous = bucket;
   }
-  return deflateRawSync(Buffer.concat(parts));
+  return Buffer.concat(parts);
+}
+
+/** The page of `entries` (buckets of one period, ascending). */
+export function encodePage(tier: Tier, period: number, entries: readonly PageEntry[]): Buffer {
+  const rows = pageRows(tier, period, entries);
+  const inRows = deflateRawSync(rows);
+  const columns = toColumns(rows);
+  if (columns === null || !fromColumns(columns).equals(rows)) return inRows;
+  const inColumns = deflateRawSync(columns);
+  if (inRows.length <= inColumns.length + 1) return inRows;
+  return Buffer.concat([Buffer.of(COLUMNS_MARK), inColumns]);
+}
+
+/** A page's row-major body, whichever form it was stored in. */
+function pageBody(page: Uint8Array): Uint8Array {
+  if (page[0] !== COLUMNS_MARK) return inflateRawSync(page);
+  return fromColumns(inflateRawSync(page.subarray(1)));
+}
+
+/** Walks a row-major body: per bucket, `visit` is called with `reader` at its sections. */
+function walkRows(
+  first: number,
+  bytes: Uint8Array,
+  reader: SectionReader,
+  visit: (bucket: number, bits: number, source: SectionSource) => void,
+): void {
+  reader.begin(bytes);
+  let bucket = first - 1;
+  while (reader.offset() < bytes.length) {
+    bucket += 1 + reader.next();
+    const bits = reader.next();
+    visit(bucket, bits, reader);
+  }
 }
 
 /**
- * Walks a page: per bucket, `visit` is called with the reader at the bucket's sections and
- * must read past all of them.
+ * Walks a page: per bucket, `visit` is called with the source of the bucket's sections (`reader`
+ * at them for a row-major page, the page's columns for the column form) and must read past
+ * all of them.
  */
 export function walkPage(
   tier: Tier,
   period: number,
   page: Uint8Array,
   reader: SectionReader,
-  visit: (bucket: number, bits: number) => void,
+  visit: (bucket: number, bits: number, source: SectionSource) => void,
 ): void {
-  const bytes = inflateRawSync(page);
-  reader.begin(bytes);
-  let bucket = period * PAGE_BUCKETS[tier] - 1;
-  while (reader.offset() < bytes.length) {
-    bucket += 1 + reader.next();
-    const bits = reader.next();
-    visit(bucket, bits);
-  }
+  const first = period * PAGE_BUCKETS[tier];
+  if (page[0] !== COLUMNS_MARK) return walkRows(first, inflateRawSync(page), reader, visit);
+  new ColumnSections(inflateRawSync(page.subarray(1))).walk(first, visit);
 }
 
 /** A page's buckets with their sections' bytes (to unpack, trim or count it). */
 export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageEntry[] {
   const entries: PageEntry[] = [];
   const reader = new SectionReader();
-  walkPage(tier, period, page, reader, (bucket, bits) => {
+  walkRows(period * PAGE_BUCKETS[tier], pageBody(page), reader, (bucket, bits) => {
     const bytes = reader.bytes();
     const section = (bit: number, read: () => unknown): Blob => {
       if (!(bits & bit)) return null;
@@ -131,7 +170,7 @@ export function packPeriod(
  * Deletes a series' pages whose whole period ended by `cutoff` (at most about `limit` buckets);
  * returns the buckets deleted and whether expired pages remain. A page reaching past the cutoff
  * stays whole: reads skip its expired buckets (the tier's expired mark), so a retention pass
- * every few minutes does not rewrite it each time.
+ * every few minutes does not rewrite it each time. `beforeDelete` runs first for each period.
  */
 export function expirePages(
   statements: TierStatements,
@@ -139,12 +178,14 @@ export function expirePages(
   series: number,
   cutoff: number,
   limit: number,
+  beforeDelete?: (period: number) => void,
 ): { deleted: number; more: boolean } {
   const pages = statements.selectPages.all(series, 0, Math.floor(cutoff / PAGE_BUCKETS[tier]));
   let deleted = 0;
   for (const [period, page] of pages) {
     if (deleted >= limit) return { deleted, more: true };
     deleted += pageEntries(tier, period, page).length;
+    beforeDelete?.(period);
     statements.deletePage.run(series, period);
   }
   return { deleted, more: false };

@@ -36,6 +36,8 @@ export interface CachedRow {
   dirty: number;
   /** The bucket's period is packed: unpack it before writing this row. */
   packed: boolean;
+  /** The bucket has a stored row (loose or in a page). */
+  stored: boolean;
 }
 
 function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
@@ -98,7 +100,7 @@ export class RollupRowCache {
           ? { found: undefined, packed: false }
           : storedRow(this.statements.tiers[tier], tier, series, bucket);
       const row = found ? decodeRow(start, found) : emptyRow(start);
-      cached = { tier, series, bucket, row, dirty: 0, packed };
+      cached = { tier, series, bucket, row, dirty: 0, packed, stored: found !== undefined };
       this.rows.set(key, cached);
     }
     return cached;

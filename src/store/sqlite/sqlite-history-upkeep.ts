@@ -15,8 +15,9 @@ import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import type { CompactionStep, HistoryStore } from '../history-store.ts';
 import { expirePages, packPeriod, PAGE_BUCKETS } from './rollup-pages.ts';
-import type { TierStatements } from './rollup-statements.ts';
+import type { RollupStatements } from './rollup-statements.ts';
 import type { StoreRollups } from './store-rollups.ts';
+import { storeHoursOf } from './stored-hours.ts';
 
 /** Series examined per step at most (bounds a step that finds little to do). */
 const SERIES_PER_STEP = 2_000;
@@ -31,7 +32,7 @@ interface StepOfSeries {
   finished: boolean;
 }
 
-type SeriesWork = (statements: TierStatements, series: number, limit: number) => StepOfSeries;
+type SeriesWork = (statements: RollupStatements, series: number, limit: number) => StepOfSeries;
 
 interface StepResult {
   changed: number;
@@ -50,7 +51,7 @@ function walkSeries(
   let changed = 0;
   const ids = statements.seriesFrom.all(Number(cursor ?? 0), SERIES_PER_STEP).map((row) => row[0]);
   for (const id of ids) {
-    const step = work(statements.tiers[tier], id, maxRows - changed);
+    const step = work(statements, id, maxRows - changed);
     changed += step.changed;
     if (!step.finished) return { changed, next: `${id}` };
     if (changed >= maxRows) return { changed, next: `${id + 1}` };
@@ -60,32 +61,44 @@ function walkSeries(
   return { changed, next: done ? null : `${last + 1}` };
 }
 
-/** Deletes at most about `limit` of a series' buckets below `cutoff`, rows then pages. */
+/**
+ * Deletes at most about `limit` of a series' buckets below `cutoff`, rows then pages; the
+ * hours of 10-minute buckets are stored first.
+ */
 function deleteSome(
-  statements: TierStatements,
+  all: RollupStatements,
   tier: Tier,
   series: number,
   cutoff: number,
   limit: number,
 ): StepOfSeries {
+  const statements = all.tiers[tier];
+  const tens = tier === '10m';
   const beyond = statements.expiredAt.get(series, cutoff, limit);
   const bound = beyond ? beyond.bucket : cutoff;
+  const first = tens ? statements.firstBefore.get(series, bound) : undefined;
+  if (first !== undefined) storeHoursOf(all, series, first, bound);
   const rows = statements.deleteBefore.run(series, bound).changes;
+  const perPage = PAGE_BUCKETS[tier];
+  const beforeExpiry = tens
+    ? (period: number) => void storeHoursOf(all, series, period * perPage, (period + 1) * perPage)
+    : undefined;
   const pages = beyond
     ? { deleted: 0, more: false }
-    : expirePages(statements, tier, series, cutoff, limit - rows);
+    : expirePages(statements, tier, series, cutoff, limit - rows, beforeExpiry);
   const changed = rows + pages.deleted;
   return { changed, finished: !beyond && !pages.more };
 }
 
 /** Packs a series' loose rows of periods that end by `cutoff`, about `limit` rows at most. */
 function packSome(
-  statements: TierStatements,
+  all: RollupStatements,
   tier: Tier,
   series: number,
   cutoff: number,
   limit: number,
 ): StepOfSeries {
+  const statements = all.tiers[tier];
   const width = PAGE_BUCKETS[tier];
   const end = Math.floor(cutoff / width) * width;
   let packed = 0;

@@ -26,13 +26,13 @@ historyStoreContract(
       cleanup: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
     };
   },
-  { pages: true },
+  { pages: true, derivedHours: true },
 );
 
 historyStoreContract(
   'sqlite :memory:',
   async () => ({ store: createSqlitePriceStore({ path: ':memory:' }), cleanup: async () => {} }),
-  { pages: true },
+  { pages: true, derivedHours: true },
 );
 
 function changes(store: ReturnType<typeof createSqlitePriceStore>): number {
@@ -59,8 +59,8 @@ describe('sqlite history', () => {
     await store.flushRollups();
     assert.equal(
       changes(store) - folding,
-      1 + 3 * 3 + 1 + 1,
-      'fold mark, 3 rows × 3 tiers, frontiers, the folded journal entry deleted',
+      1 + 3 * 2 + 1 + 1,
+      'fold mark, 3 rows × 2 tiers (hours are derived), frontiers, the folded journal entry deleted',
     );
     const rows = () => store.db.prepare('SELECT * FROM history.rollups_10m').all();
     const stored = rows();
@@ -98,8 +98,8 @@ describe('sqlite history', () => {
     await compactHistory(store, T0 + 8 * DAY, {});
     assert.deepEqual(
       ['rollups_10m', 'pages_10m', 'rollups_1h', 'pages_1h'].map(count),
-      [0, 2, 0, 2],
-      'a day of 10-minute buckets and a week of hours, per series',
+      [0, 2, 0, 0],
+      'a day of 10-minute buckets per series; its hours are derived from them',
     );
     assert.equal(count('rollups_1d'), 2, 'its 64 days have not ended');
     assert.ok(bytes('pages_10m') < rowBytes / 2, `${bytes('pages_10m')} of ${rowBytes} bytes`);

@@ -1,7 +1,8 @@
 /**
  * The HistoryStore half of the SQLite store: range reads over the loose rows and the pages of
  * packed periods (rollup-pages.ts), merged in bucket order, and the upkeep steps of
- * sqlite-history-upkeep.ts (retention and packing).
+ * sqlite-history-upkeep.ts (retention and packing). An hour is read as stored if it is, else
+ * as the merge of its 10-minute buckets (stored-hours.ts).
  */
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
@@ -13,12 +14,14 @@ import {
   type RollupSection,
   type SeriesKey,
 } from '../history-store.ts';
-import type { RollupRow, SidePartial } from '../../pricing/rollups.ts';
+import { emptyRow, mergeRow, type RollupRow, type SidePartial } from '../../pricing/rollups.ts';
 import type { SaleCount } from '../../pricing/rollup-volume.ts';
+import type { SectionSource } from './page-column-reader.ts';
 import { PAGE_BUCKETS, SECTION_BITS, walkPage } from './rollup-pages.ts';
 import { RANGE_HEADER_BYTES } from './rollup-statements.ts';
 import { createSqliteBucketHistory } from './bucket-history.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
+import { dropLastAt } from './stored-hours.ts';
 import type { StoreRollups } from './store-rollups.ts';
 
 function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number] {
@@ -56,6 +59,7 @@ export function createSqliteHistory(
     visit: (row: RollupRow) => void,
     reuse: boolean,
     sketches: readonly RollupSection[] = ALL_SECTIONS,
+    honourExpired = true,
   ) => {
     if (id === null) return;
     const [from, to] = rangeBounds(tier, fromMs, toMs);
@@ -73,8 +77,11 @@ export function createSqliteHistory(
     const askSketch = sketches.includes('ask');
     const bidSketch = sketches.includes('bid');
     let previous = -1;
-    /** Reads the bucket's sections at the reader; hands the asked-for ones over in range. */
-    const entry = (bucket: number, bits: number, lowest = from) => {
+    /**
+     * Reads the bucket's sections from `source` (the reader, or a page's columns); hands the
+     * asked-for ones over in range.
+     */
+    const entry = (bucket: number, bits: number, lowest = from, source: SectionSource = reader) => {
       if (bucket <= previous) throw new RollupCodecError('range read out of bucket order');
       previous = bucket;
       const into = bucket < lowest || bucket >= to ? skipped : reused;
@@ -82,13 +89,13 @@ export function createSqliteHistory(
       row.start = bucket * width;
       const side = (name: 'ask' | 'bid', wanted: boolean, withSketch: boolean) => {
         if (!(bits & SECTION_BITS[name])) return null;
-        if (wanted) return reader.side(name, row.start, into?.[name], withSketch);
-        reader.skipSide(name);
+        if (wanted) return source.side(name, row.start, into?.[name], withSketch);
+        source.skipSide(name);
         return null;
       };
       row.ask = side('ask', askWanted, askSketch);
       row.bid = side('bid', bidWanted, bidSketch);
-      row.sales = bits & SECTION_BITS.sales ? reader.sales(into?.sales) : null;
+      row.sales = bits & SECTION_BITS.sales ? source.sales(into?.sales) : null;
       if (!salesWanted) row.sales = null;
       if (into !== skipped) visit(row);
     };
@@ -100,8 +107,10 @@ export function createSqliteHistory(
     );
     let page = 0;
     /** Page buckets below the tier's expired mark are gone (expirePages). */
-    const lowest = Math.max(from, ready().statements.readExpired.get(tier) ?? 0);
-    const pageEntry = (bucket: number, bits: number) => entry(bucket, bits, lowest);
+    const expired = honourExpired ? ready().statements.readExpired.get(tier) : 0;
+    const lowest = Math.max(from, expired ?? 0);
+    const pageEntry = (bucket: number, bits: number, source: SectionSource) =>
+      entry(bucket, bits, lowest, source);
     const pagesBefore = (bucket: number) => {
       for (; page < pages.length && pages[page]![0] * perPage < bucket; page += 1) {
         walkPage(tier, pages[page]![0], pages[page]![1], reader, pageEntry);
@@ -117,6 +126,51 @@ export function createSqliteHistory(
     pagesBefore(Number.MAX_SAFE_INTEGER);
   };
 
+  /**
+   * Hours in bucket order: each stored hour, else the merge of the hour's 10-minute buckets
+   * (none below the hourly tier's expired mark).
+   */
+  const scanHours = (
+    id: number | null,
+    fromMs: number,
+    toMs: number,
+    sections: readonly RollupSection[],
+    visit: (row: RollupRow) => void,
+    sketches: readonly RollupSection[] = ALL_SECTIONS,
+  ) => {
+    if (id === null) return;
+    const stored: RollupRow[] = [];
+    scan(id, '1h', fromMs, toMs, sections, (row) => stored.push(row), false, sketches);
+    const [from, to] = rangeBounds('1h', fromMs, toMs);
+    const lowest = Math.max(from, ready().statements.readExpired.get('1h') ?? 0);
+    let next = 0;
+    let derived: RollupRow | null = null;
+    const emitThrough = (start: number) => {
+      while (next < stored.length && stored[next]!.start <= start) visit(stored[next++]!);
+    };
+    const emitDerived = () => {
+      if (derived === null) return;
+      emitThrough(derived.start);
+      if (stored[next - 1]?.start !== derived.start) {
+        dropLastAt(derived);
+        visit(derived);
+      }
+      derived = null;
+    };
+    const hour = TIER_MS['1h'];
+    const addTen = (row: RollupRow) => {
+      const start = Math.floor(row.start / hour) * hour;
+      if (derived?.start !== start) {
+        emitDerived();
+        derived = emptyRow(start);
+      }
+      mergeRow(derived!, row);
+    };
+    scan(id, '10m', lowest * hour, to * hour, sections, addTen, true, sketches, false);
+    emitDerived();
+    emitThrough(Number.MAX_SAFE_INTEGER);
+  };
+
   return {
     async historyMarkets(game, itemId) {
       const found = new Set(
@@ -129,11 +183,15 @@ export function createSqliteHistory(
     async readRollups(key, tier, fromMs, toMs, sections = ALL_SECTIONS) {
       const rows: RollupRow[] = [];
       const id = await seriesId(key);
-      scan(id, tier, fromMs, toMs, sections, (row) => rows.push(row), false);
+      const keep = (row: RollupRow) => rows.push(row);
+      if (tier === '1h') scanHours(id, fromMs, toMs, sections, keep);
+      else scan(id, tier, fromMs, toMs, sections, keep, false);
       return rows;
     },
     async scanRollups(key, tier, fromMs, toMs, sections, visit, sketches) {
-      scan(await seriesId(key), tier, fromMs, toMs, sections, visit, true, sketches);
+      const id = await seriesId(key);
+      if (tier === '1h') scanHours(id, fromMs, toMs, sections, visit, sketches);
+      else scan(id, tier, fromMs, toMs, sections, visit, true, sketches);
     },
     async readSaleCounts(key, tier, fromMs, toMs) {
       const counts: SaleCount[] = [];
@@ -141,7 +199,8 @@ export function createSqliteHistory(
       const visit = (row: RollupRow) => {
         if (row.sales) counts.push({ start: row.start, units: row.sales.n });
       };
-      scan(id, tier, fromMs, toMs, ['sales'], visit, true, []);
+      if (tier === '1h') scanHours(id, fromMs, toMs, ['sales'], visit, []);
+      else scan(id, tier, fromMs, toMs, ['sales'], visit, true, []);
       return counts;
     },
     ...createHistoryUpkeep(db, ready),

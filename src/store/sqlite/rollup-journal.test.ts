@@ -1,0 +1,148 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { marketCode } from '../../domain/market-codes.ts';
+import { MARKET_IDS } from '../../domain/markets.ts';
+import type { SideObservation } from '../../pricing/rollups.ts';
+import { RollupCodecError } from '../rollup-codec.ts';
+import { JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
+
+type Entry =
+  | { kind: 'side'; own: number; all: number; obs: SideObservation }
+  | { kind: 'sale'; own: number; all: number; price: number; units: number; at: number };
+
+function replayed(blob: Uint8Array): Entry[] {
+  const entries: Entry[] = [];
+  const sink: JournalSink = {
+    side: (own, all, obs) => entries.push({ kind: 'side', own, all, obs }),
+    sale: (own, all, price, units, at) =>
+      entries.push({ kind: 'sale', own, all, price, units, at }),
+  };
+  replayJournal(blob, sink);
+  return entries;
+}
+
+function write(writer: JournalWriter, entry: Entry): void {
+  if (entry.kind === 'side') writer.side(entry.own, entry.all, entry.obs);
+  else writer.sale(entry.own, entry.all, entry.price, entry.units, entry.at);
+}
+
+const count = fc.oneof(fc.nat(300), fc.maxSafeNat());
+const time = fc.oneof(
+  fc.integer({ min: 1_700_000_000_000, max: 1_900_000_000_000 }),
+  fc.integer({ min: 0, max: 2 ** 50 }),
+);
+const sideEntry = fc.record({
+  kind: fc.constant('side' as const),
+  own: count,
+  all: count,
+  obs: fc.record({
+    market: fc.constantFrom(...MARKET_IDS),
+    side: fc.constantFrom('ask' as const, 'bid' as const),
+    price: count,
+    size: count,
+    quantity: count,
+    at: time,
+  }),
+});
+const saleEntry = fc.record({
+  kind: fc.constant('sale' as const),
+  own: count,
+  all: count,
+  price: count,
+  units: count,
+  at: time,
+});
+
+/** fast-check's records have no prototype; replayed entries are plain objects. */
+const plain = (entries: readonly Entry[]): Entry[] => JSON.parse(JSON.stringify(entries));
+
+/** A blob of the first format: eight float64s an entry. */
+function legacyBlob(entries: readonly Entry[]): Buffer {
+  const values = entries.flatMap((entry) =>
+    entry.kind === 'sale'
+      ? [2, 0, entry.own, entry.all, entry.price, entry.units, 0, entry.at]
+      : [
+          entry.obs.side === 'ask' ? 0 : 1,
+          marketCode(entry.obs.market),
+          entry.own,
+          entry.all,
+          entry.obs.price,
+          entry.obs.size,
+          entry.obs.quantity,
+          entry.obs.at,
+        ],
+  );
+  return Buffer.from(new Float64Array(values).buffer);
+}
+
+describe('rollup journal blobs', () => {
+  test('replay hands back every entry written, in order, exactly', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(sideEntry, saleEntry), { maxLength: 60 }), (entries) => {
+        const writer = new JournalWriter();
+        for (const entry of entries) write(writer, entry);
+        assert.equal(writer.isEmpty, entries.length === 0);
+        assert.deepEqual(replayed(writer.take()), plain(entries));
+        assert.ok(writer.isEmpty);
+      }),
+    );
+  });
+
+  test('each batch is a blob of its own, and a cleared batch leaves nothing behind', () => {
+    const first: Entry = { kind: 'sale', own: 3, all: 4, price: 1150, units: 2, at: 5_000 };
+    const second: Entry = { kind: 'sale', own: 5, all: 4, price: 990, units: 1, at: 1_000 };
+    const writer = new JournalWriter();
+    write(writer, first);
+    writer.clear();
+    assert.ok(writer.isEmpty);
+    write(writer, second);
+    assert.deepEqual(replayed(writer.take()), [second]);
+    write(writer, first);
+    assert.deepEqual(replayed(writer.take()), [first]);
+  });
+
+  test('a common side entry takes about a fifth of the first format', () => {
+    const writer = new JournalWriter();
+    const at = Date.parse('2026-11-24T12:00:00Z');
+    for (let index = 0; index < 1000; index += 1) {
+      const obs = { market: 'csfloat', side: 'ask', price: 12_345, size: 40, quantity: 0, at };
+      writer.side(200_000 + index, 20_000 + index, obs as SideObservation);
+    }
+    const bytes = writer.take().length;
+    assert.ok(bytes <= 1000 * 14, `${bytes} bytes for 1000 entries`);
+    assert.ok(bytes < (1000 * 64) / 4);
+  });
+
+  test('blobs an older release journaled (float64 entries) still replay', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(sideEntry, saleEntry), { maxLength: 30 }), (entries) => {
+        assert.deepEqual(replayed(legacyBlob(entries)), plain(entries));
+      }),
+    );
+  });
+
+  test('values the codec cannot store fail the batch when written', () => {
+    const writer = new JournalWriter();
+    const obs: SideObservation = {
+      market: 'skinport',
+      side: 'ask',
+      price: -1,
+      size: 1,
+      quantity: 0,
+      at: 1,
+    };
+    assert.throws(() => writer.side(1, 2, obs), RollupCodecError);
+    assert.throws(() => writer.side(1, 2, { ...obs, price: 5, at: 1.5 }), RollupCodecError);
+    assert.throws(() => writer.sale(1, 2, 0.5, 1, 1), RollupCodecError);
+    assert.throws(() => writer.sale(1, 2, 5, 1, -1), RollupCodecError);
+    assert.throws(() => writer.sale(1, 2, 5, 1, 2 ** 50 + 1), RollupCodecError);
+  });
+
+  test('a cut blob is refused, not read short', () => {
+    const writer = new JournalWriter();
+    writer.sale(300, 400, 123_456, 2, 1_800_000_000_000);
+    const blob = writer.take();
+    assert.throws(() => replayed(blob.subarray(0, blob.length - 1)), RollupCodecError);
+  });
+});
