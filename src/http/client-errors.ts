@@ -136,23 +136,35 @@ export function answerNodeRefusals(server: Server): void {
   });
 }
 
-function hostHeaders(request: FastifyRequest): number {
-  const raw = request.raw.rawHeaders;
+/** Host headers of a request (raw, so a repeated one counts twice). */
+function hostHeaders(message: IncomingMessage): number {
+  const raw = message.rawHeaders;
   let count = 0;
   for (let index = 0; index < raw.length; index += 2) {
-    if (raw[index]!.toLowerCase() === 'host') count += 1;
+    const name = raw[index]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
   }
   return count;
 }
 
 /**
- * HTTP/1.1 requires exactly one Host header (RFC 9112 §3.2); Node's own check answers without
- * the envelope, so it is off (`requireHostHeader: false`) and this hook answers instead.
+ * What is wrong with a request's Host headers: HTTP/1.1 requires exactly one (RFC 9112 §3.2).
+ * Null when nothing is.
+ */
+export function hostProblem(message: IncomingMessage): string | null {
+  if (message.httpVersion !== '1.1') return null;
+  const hosts = hostHeaders(message);
+  if (hosts === 1) return null;
+  return hosts === 0 ? 'Host header is required' : 'Host header must be sent once';
+}
+
+/**
+ * Node's own Host check answers without the envelope, so it is off (`requireHostHeader:
+ * false`) and this hook answers instead.
  */
 export async function requireOneHost(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (request.raw.httpVersion !== '1.1') return;
-  const hosts = hostHeaders(request);
-  if (hosts === 1) return;
+  const problem = hostProblem(request.raw);
+  if (problem === null) return;
   reply.header('Connection', 'close');
-  throw badRequest([hosts === 0 ? 'Host header is required' : 'Host header must be sent once']);
+  throw badRequest([problem]);
 }

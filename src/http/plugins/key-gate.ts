@@ -74,15 +74,23 @@ export function resolveGame(request: FastifyRequest, source: GameSource): Game {
   return source === 'query' ? gameFromQuery(request) : source.fixed;
 }
 
+/** Hands each quota header of a decision to `set`, in the order they are sent. */
+export function eachQuotaHeader(
+  decision: QuotaDecision,
+  set: (name: string, value: number) => void,
+): void {
+  set('x-ratelimit-limit', decision.minute.limit);
+  set('x-ratelimit-remaining', decision.minute.remaining);
+  set('x-ratelimit-reset', decision.minute.resetSeconds);
+  if (!decision.month) return;
+  set('x-ratelimit-limit-month', decision.month.limit);
+  set('x-ratelimit-remaining-month', decision.month.remaining);
+  set('x-ratelimit-reset-month', decision.month.resetSeconds);
+}
+
 /** Sets the quota headers one by one (no header object per request). */
 export function setQuotaHeaders(reply: FastifyReply, decision: QuotaDecision): void {
-  reply.header('x-ratelimit-limit', decision.minute.limit);
-  reply.header('x-ratelimit-remaining', decision.minute.remaining);
-  reply.header('x-ratelimit-reset', decision.minute.resetSeconds);
-  if (!decision.month) return;
-  reply.header('x-ratelimit-limit-month', decision.month.limit);
-  reply.header('x-ratelimit-remaining-month', decision.month.remaining);
-  reply.header('x-ratelimit-reset-month', decision.month.resetSeconds);
+  eachQuotaHeader(decision, (name, value) => reply.header(name, value));
 }
 
 /** What a gate decided before Fastify saw the request: the fast path's refused reads. */

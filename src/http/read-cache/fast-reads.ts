@@ -17,8 +17,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { RouteOptions } from 'fastify';
 import type { QuotaDecision } from '../../access/rate-limiter.ts';
 import type { RouteTimer } from '../../metrics/http-metrics.ts';
+import { hostProblem } from '../client-errors.ts';
 import type { AppDeps } from '../deps.ts';
-import { gateSpecOf, handGate, type GateSpec } from '../plugins/key-gate.ts';
+import { eachQuotaHeader, gateSpecOf, handGate, type GateSpec } from '../plugins/key-gate.ts';
 import { requestIdFor } from '../plugins/request-id.ts';
 import type { LatestBodyCache } from './latest-body-cache.ts';
 
@@ -30,18 +31,6 @@ interface GatedRoute extends GateSpec {
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** Exactly one Host header (HTTP/1.1 requires it; `requireOneHost` answers otherwise). */
-function oneHost(request: IncomingMessage): boolean {
-  if (request.httpVersion !== '1.1') return true;
-  const raw = request.rawHeaders;
-  let count = 0;
-  for (let index = 0; index < raw.length; index += 2) {
-    const name = raw[index]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
-  }
-  return count === 1;
-}
-
 function hasBody(request: IncomingMessage): boolean {
   const { headers } = request;
   return headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
@@ -49,28 +38,11 @@ function hasBody(request: IncomingMessage): boolean {
 
 /** The headers the route sends with a 200, in Fastify's order (names as Fastify writes them). */
 function headersOf(id: string, decision: QuotaDecision, length: number) {
-  const { minute, month } = decision;
-  if (month === null) {
-    return {
-      'x-request-id': id,
-      'x-ratelimit-limit': minute.limit,
-      'x-ratelimit-remaining': minute.remaining,
-      'x-ratelimit-reset': minute.resetSeconds,
-      'content-type': JSON_TYPE,
-      'content-length': length,
-    };
-  }
-  return {
-    'x-request-id': id,
-    'x-ratelimit-limit': minute.limit,
-    'x-ratelimit-remaining': minute.remaining,
-    'x-ratelimit-reset': minute.resetSeconds,
-    'x-ratelimit-limit-month': month.limit,
-    'x-ratelimit-remaining-month': month.remaining,
-    'x-ratelimit-reset-month': month.resetSeconds,
-    'content-type': JSON_TYPE,
-    'content-length': length,
-  };
+  const headers: Record<string, string | number> = { 'x-request-id': id };
+  eachQuotaHeader(decision, (name, value) => (headers[name] = value));
+  headers['content-type'] = JSON_TYPE;
+  headers['content-length'] = length;
+  return headers;
 }
 
 export class FastReads {
@@ -121,7 +93,7 @@ export class FastReads {
     const started = performance.now();
     const url = request.url ?? '';
     const held = this.held(url);
-    if (held === null || hasBody(request) || !oneHost(request)) return false;
+    if (held === null || hasBody(request) || hostProblem(request) !== null) return false;
     const { cache, route, game } = held;
     const ip = request.socket.remoteAddress;
     if (ip === undefined) return false;
