@@ -14,6 +14,7 @@ import type {
   SideSnapshot,
 } from '../domain/quote.ts';
 import { SideStore } from './side-store.ts';
+import { compactSales, StringPool } from './compact-sales.ts';
 
 export interface MarketSides {
   market: MarketId;
@@ -53,6 +54,8 @@ export class Book {
     rust: new GameBook('rust'),
   };
   private readonly listeners = new Set<Listener>();
+  /** One copy of each string the held sales carry (compact-sales.ts). */
+  private readonly saleStrings = new StringPool();
 
   /** Keeps sales younger than this (relative to the newest sale seen) in memory. */
   constructor(private readonly salesRetentionMs = 90 * 24 * 3600 * 1000) {}
@@ -69,7 +72,7 @@ export class Book {
       this.putSide(side);
       touch(side.game, side.itemId, side.market);
     }
-    for (const sale of batch.sales) {
+    for (const sale of compactSales(batch, this.saleStrings).sales) {
       this.putSale(sale);
       touch(sale.game, sale.itemId, sale.market);
     }

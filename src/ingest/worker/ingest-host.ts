@@ -9,7 +9,6 @@ import type { IngestMetrics } from '../../metrics/ingest-metrics.ts';
 import type { FetchLog } from '../fetch-log.ts';
 import { loadCatalogs, loadCs2Registries } from '../../catalog/load-catalogs.ts';
 import { slimCatalogData } from '../../catalog/slim.ts';
-import { compactSales, StringPool } from './compact-sales.ts';
 import type {
   HostMessage,
   IngestWorkerConfig,
@@ -74,7 +73,6 @@ export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestW
   let worker: Worker;
   let stopped: (() => void) | null = null;
   let started = false;
-  const strings = new StringPool();
   return new Promise((resolve, reject) => {
     const handle: IngestWorkerHandle = {
       send: (message) => worker.postMessage(message),
@@ -87,7 +85,7 @@ export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestW
     const onMessage = (message: WorkerMessage) => {
       switch (message.type) {
         case 'batch':
-          return options.book.apply(compactSales(message.batch, strings));
+          return options.book.apply(message.batch);
         case 'fetch':
           options.metrics?.noteFetch(message.record);
           return options.fetchLog.append(message.record);

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import fc from 'fast-check';
-import { MARKET_IDS } from '../../domain/markets.ts';
-import type { IngestBatch, SaleRecord } from '../../domain/quote.ts';
+import { MARKET_IDS } from '../domain/markets.ts';
+import type { IngestBatch, SaleRecord } from '../domain/quote.ts';
 import { compactSale, compactSales, StringPool } from './compact-sales.ts';
 
 const saleArbitrary: fc.Arbitrary<SaleRecord> = fc

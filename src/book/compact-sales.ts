@@ -1,11 +1,11 @@
 /**
- * Sale records as the HTTP thread keeps them. A batch crosses from the ingest worker as a
- * structured clone, which gives every sale a dictionary-backed object of its own and fresh
- * copies of its item name, market and currency; the book keeps sales for 90 days (about 410k
- * after the default backfill), so the host rebuilds each one as a plain record over strings
- * it has seen before: about 120 bytes a sale instead of 270.
+ * Sale records as the book keeps them. A batch from the ingest worker arrives as a structured
+ * clone, which gives every sale a dictionary-backed object of its own and fresh copies of its
+ * item name, market and currency, and a restore builds one object per stored row; the book
+ * keeps sales for 90 days (about 410k after the default backfill), so it rebuilds each as a
+ * plain record over strings it has seen before: about 120 bytes a sale instead of 270.
  */
-import type { IngestBatch, SaleRecord } from '../../domain/quote.ts';
+import type { IngestBatch, SaleRecord } from '../domain/quote.ts';
 
 /** One copy of each string seen (item names, market ids, currencies, games). */
 export class StringPool {
