@@ -61,7 +61,8 @@ function groupBytes(tables: Map<string, number>, prefixes: readonly string[]): n
 }
 
 const HISTORY = ['rollups_', 'pages_', 'sqlite_autoindex_pages_', 'history_'];
-const GROWS = { sales: ['sales', 'idx_sales'], fetches: ['fetch'] } as const;
+/** Raw sales with their time index (and the small per-item sales statistics, same prefix). */
+const GROWS = { sales: ['sales'], fetches: ['fetch'] } as const;
 
 interface SampleDay {
   items: number;

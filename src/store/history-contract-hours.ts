@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
-import { MemoryRollups } from '../pricing/rollup-memory.ts';
+import type { MemoryRollups } from '../pricing/rollup-memory.ts';
 import type { RollupRow } from '../pricing/rollups.ts';
 import { T0 } from './contract-fixtures.ts';
 import { compactHistory } from './history-compaction.ts';
@@ -17,11 +17,13 @@ import {
   ask,
   bid,
   sale,
+  referenceOf,
+  seededInts,
   withHistoryStore,
+  writeAll,
   type HistoryStoreFactory,
 } from './history-contract-support.ts';
 import type { HistoryStore } from './history-store.ts';
-import type { PriceStore } from './price-store.ts';
 
 const HOURS = 8;
 const END = T0 + 400 * DAY;
@@ -29,11 +31,7 @@ const READ_SERIES = [SERIES.aggregate, SERIES.skinport, SERIES.csfloat, SERIES.s
 
 /** Two fetches in most 10-minute buckets of HOURS hours, a quiet hour, sales now and then. */
 function busyHours(): IngestBatch[] {
-  let seed = 11;
-  const next = (below: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed % below;
-  };
+  const next = seededInts(11);
   const batches: IngestBatch[] = [];
   for (let bucket = 0; bucket < HOURS * 6; bucket += 1) {
     if (bucket >= 18 && bucket < 24) continue;
@@ -63,16 +61,6 @@ const LATE: IngestBatch[] = [
     listings: [],
   },
 ];
-
-async function writeAll(store: PriceStore, batches: readonly IngestBatch[]) {
-  for (const entry of batches) await store.writeBatch(entry);
-}
-
-function referenceOf(batches: readonly IngestBatch[]): MemoryRollups {
-  const memory = new MemoryRollups();
-  for (const entry of batches) memory.record(entry.sides, entry.sales);
-  return memory;
-}
 
 /** Every kind of hourly read, whole and partial ranges. */
 async function hourReads(store: HistoryStore) {

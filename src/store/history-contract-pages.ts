@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
 import { TIERS, TIER_MS } from '../pricing/rollup-buckets.ts';
-import { MemoryRollups } from '../pricing/rollup-memory.ts';
 import { T0 } from './contract-fixtures.ts';
 import { compactHistory } from './history-compaction.ts';
 import {
@@ -18,11 +17,13 @@ import {
   ask,
   bid,
   sale,
+  referenceOf,
+  seededInts,
   withHistoryStore,
+  writeAll,
   type HistoryStoreFactory,
 } from './history-contract-support.ts';
 import type { HistoryStore, SeriesKey } from './history-store.ts';
-import type { PriceStore } from './price-store.ts';
 
 const BUCKETS = 36;
 const NOW = T0 + 30 * DAY;
@@ -52,11 +53,7 @@ function quietHours(lastAtOffset: (bucket: number) => number = () => MINUTE): In
  * cheap (exact bins) and dear prices, with multi-unit sales (pages in their column form).
  */
 function movingHours(): IngestBatch[] {
-  let seed = 7;
-  const next = (below: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed % below;
-  };
+  const next = seededInts(7);
   const batches: IngestBatch[] = [];
   for (let bucket = 0; bucket < BUCKETS; bucket += 1) {
     for (let fetch = 0; fetch < 3; fetch += 1) {
@@ -75,16 +72,6 @@ function movingHours(): IngestBatch[] {
     }
   }
   return batches;
-}
-
-function referenceOf(batches: readonly IngestBatch[]): MemoryRollups {
-  const memory = new MemoryRollups();
-  for (const entry of batches) memory.record(entry.sides, entry.sales);
-  return memory;
-}
-
-async function writeAll(store: PriceStore, batches: readonly IngestBatch[]) {
-  for (const entry of batches) await store.writeBatch(entry);
 }
 
 const QUIET_SERIES: SeriesKey[] = [SERIES.aggregate, SERIES.skinport, SERIES.csfloat];

@@ -8,7 +8,7 @@ import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { IngestBatch, SaleRecord, SideSnapshot } from '../domain/quote.ts';
 import { TIERS, type Tier } from '../pricing/rollup-buckets.ts';
-import type { MemoryRollups } from '../pricing/rollup-memory.ts';
+import { MemoryRollups } from '../pricing/rollup-memory.ts';
 import type { RollupRow } from '../pricing/rollups.ts';
 import { T0, sale as baseSale, side } from './contract-fixtures.ts';
 import type { HistoryStore, SeriesKey } from './history-store.ts';
@@ -159,4 +159,24 @@ export function retentionCases(make: HistoryStoreFactory, derivedHours = false):
       const again = await store.deleteRollupsBefore('1h', cutoff, { cursor: null, maxRows: 50 });
       assert.deepEqual(again, { deleted: 0, cursor: null });
     }));
+}
+
+/** The in-memory reference rollups of `batches` (what every store must read back). */
+export function referenceOf(batches: readonly IngestBatch[]): MemoryRollups {
+  const memory = new MemoryRollups();
+  for (const entry of batches) memory.record(entry.sides, entry.sales);
+  return memory;
+}
+
+export async function writeAll(store: PriceStore, batches: readonly IngestBatch[]) {
+  for (const entry of batches) await store.writeBatch(entry);
+}
+
+/** A repeatable stream of integers below `below` (a linear congruential generator). */
+export function seededInts(seed: number): (below: number) => number {
+  let state = seed;
+  return (below) => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state % below;
+  };
 }

@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
 import { TIERS } from '../pricing/rollup-buckets.ts';
-import { MemoryRollups } from '../pricing/rollup-memory.ts';
 import { talliedMarkets } from '../pricing/rollups.ts';
 import { T0 } from './contract-fixtures.ts';
 import { hourCases } from './history-contract-hours.ts';
@@ -27,18 +26,13 @@ import {
   sale,
   withHistoryStore,
   type HistoryStoreFactory,
+  referenceOf,
 } from './history-contract-support.ts';
 
 export type { HistoryStoreFactory } from './history-contract-support.ts';
 
 function batch(parts: Partial<IngestBatch>): IngestBatch {
   return { sides: [], sales: [], listings: [], ...parts };
-}
-
-function referenceOf(batches: readonly IngestBatch[]): MemoryRollups {
-  const memory = new MemoryRollups();
-  for (const entry of batches) memory.record(entry.sides, entry.sales);
-  return memory;
 }
 
 function roundTripCases(make: HistoryStoreFactory): void {

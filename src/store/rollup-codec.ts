@@ -236,12 +236,7 @@ export class SectionReader {
     const sum = this.next() + n * min;
     const sketch = this.sketch(min, into?.sketch);
     fillConstant(sketch, n, min);
-    if (!into) return { n, sum, min, max, sketch };
-    into.n = n;
-    into.sum = sum;
-    into.min = min;
-    into.max = max;
-    return into;
+    return tallyInto(into, n, sum, min, max, sketch);
   }
 
   /** Reads the next unsigned LEB128 varint. */
@@ -330,4 +325,21 @@ export function decodeSales(bytes: Uint8Array, into?: PriceTally): PriceTally {
   const tally = reader.sales(into);
   reader.finished('sales');
   return tally;
+}
+
+/** A sales tally as read: `into` refilled when given (a read reuses one), else a new one. */
+export function tallyInto(
+  into: PriceTally | undefined,
+  n: number,
+  sum: number,
+  min: number,
+  max: number,
+  sketch: Sketch,
+): PriceTally {
+  if (!into) return { n, sum, min, max, sketch };
+  into.n = n;
+  into.sum = sum;
+  into.min = min;
+  into.max = max;
+  return into;
 }

@@ -7,7 +7,7 @@ import { marketOfCode } from '../../domain/market-codes.ts';
 import type { Side } from '../../domain/observation.ts';
 import { binLow, binOf, type Sketch } from '../../pricing/rollup-sketch.ts';
 import { TALLY, type PriceTally, type SidePartial } from '../../pricing/rollups.ts';
-import { RollupCodecError, type SectionReader } from '../rollup-codec.ts';
+import { RollupCodecError, tallyInto, type SectionReader } from '../rollup-codec.ts';
 import { BASES, BITS, FIELD, GAP, columnReaders } from './page-columns.ts';
 import { unzigzag } from './varint-writer.ts';
 
@@ -101,12 +101,7 @@ export class ColumnSections implements SectionSource {
     const max = min + this.take(base + FIELD.spread);
     const sketch = into?.sketch ?? [];
     const sum = this.sketch(base, this.take(base + FIELD.bins), n, min, max, sketch, true);
-    if (!into) return { n, sum, min, max, sketch };
-    into.n = n;
-    into.sum = sum;
-    into.min = min;
-    into.max = max;
-    return into;
+    return tallyInto(into, n, sum, min, max, sketch);
   }
 
   private take(column: number): number {
