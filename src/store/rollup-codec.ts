@@ -33,11 +33,11 @@ const HIGH_BIT = 128;
 let scratch = Buffer.allocUnsafe(4096);
 let length = 0;
 
-function zigzag(value: number): number {
+export function zigzag(value: number): number {
   return value >= 0 ? value * 2 : -value * 2 - 1;
 }
 
-function unzigzag(value: number): number {
+export function unzigzag(value: number): number {
   return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
 }
 

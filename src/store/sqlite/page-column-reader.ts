@@ -7,9 +7,8 @@ import { marketOfCode } from '../../domain/market-codes.ts';
 import type { Side } from '../../domain/observation.ts';
 import { binLow, binOf, type Sketch } from '../../pricing/rollup-sketch.ts';
 import { TALLY, type PriceTally, type SidePartial } from '../../pricing/rollups.ts';
-import { RollupCodecError, tallyInto, type SectionReader } from '../rollup-codec.ts';
+import { RollupCodecError, tallyInto, unzigzag, type SectionReader } from '../rollup-codec.ts';
 import { BASES, BITS, FIELD, GAP, columnReaders } from './page-columns.ts';
-import { unzigzag } from './varint-writer.ts';
 
 /** What a page walk hands its visitor: the bucket's sections, read in order. */
 export type SectionSource = Pick<SectionReader, 'side' | 'skipSide' | 'sales'>;

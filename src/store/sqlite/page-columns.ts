@@ -16,8 +16,8 @@
  * its byte length and its varints.
  */
 import { binLow, binOf } from '../../pricing/rollup-sketch.ts';
-import { RollupCodecError, SectionReader } from '../rollup-codec.ts';
-import { VarintWriter, zigzag, unzigzag } from './varint-writer.ts';
+import { RollupCodecError, SectionReader, unzigzag, zigzag } from '../rollup-codec.ts';
+import { VarintWriter } from '../varint-writer.ts';
 
 /** Side fields, one column each per side (ASK_BASE, BID_BASE, SALES_BASE added). */
 export const FIELD = {

@@ -5,23 +5,28 @@
  * store are refused here, inside the batch's transaction, so a bad value fails its batch instead
  * of every later fold.
  *
- * A blob is FORMAT, the varint time of its first entry, then per entry: a head byte (kind in the
- * low two bits, the market's on-disk code above them), varints of the market series, aggregate
- * series, price, size and quantity, and the zigzag varint of its time minus the blob's first.
+ * A blob is varints: FORMAT, the time of its first entry, then per entry a head (kind in the low
+ * two bits, the market's on-disk code above them), the market series, aggregate series, price,
+ * size and quantity, and the zigzag of its time minus the blob's first.
  * About 12 bytes an entry, against 64 for the eight float64s of the first format, which is still
  * read (a journal left by an older release): its blobs begin with a float64 kind, whose low byte
  * is 0, so they never begin with FORMAT.
  */
 import { marketOfCode } from '../../domain/market-codes.ts';
 import { marketOrder, type SideObservation } from '../../pricing/rollups.ts';
-import { RollupCodecError, requireStorable } from '../rollup-codec.ts';
+import {
+  RollupCodecError,
+  requireStorable,
+  SectionReader,
+  unzigzag,
+  zigzag,
+} from '../rollup-codec.ts';
+import { VarintWriter } from '../varint-writer.ts';
 
-const FORMAT = 0xa1;
+/** Below 128, so it is one varint byte; never 0, the first byte of every first-format blob. */
+const FORMAT = 0x4a;
 const KIND = { ask: 0, bid: 1, sale: 2 } as const;
 const KIND_BITS = 2;
-const MARKET_CODES = 1 << (8 - KIND_BITS);
-/** Head byte plus six varints of at most 8 bytes each (safe integers). */
-const ENTRY_MAX_BYTES = 1 + 6 * 8;
 const LEGACY_FIELDS = 8;
 
 export interface JournalSink {
@@ -44,17 +49,13 @@ function requireTime(at: number): void {
   }
 }
 
-const zigzag = (value: number) => (value >= 0 ? value * 2 : -value * 2 - 1);
-const unzigzag = (value: number) => (value % 2 === 0 ? value / 2 : -(value + 1) / 2);
-
 /** Collects one batch's entries; `take()` returns them as one blob and starts over. */
 export class JournalWriter implements JournalSink {
-  private bytes = Buffer.allocUnsafe(64 * 1024);
-  private length = 0;
+  private readonly out = new VarintWriter(64 * 1024);
   private firstAt = 0;
 
   get isEmpty(): boolean {
-    return this.length === 0;
+    return this.out.length === 0;
   }
 
   side(marketSeries: number, aggregateSeries: number, obs: SideObservation): void {
@@ -63,7 +64,6 @@ export class JournalWriter implements JournalSink {
     requireStorable(obs.quantity);
     requireTime(obs.at);
     const market = marketOrder(obs.market);
-    if (market >= MARKET_CODES) throw new RollupCodecError(`market code ${market} out of range`);
     const kind = obs.side === 'ask' ? KIND.ask : KIND.bid;
     this.entry(kind | (market << KIND_BITS), obs.at);
     this.fields(marketSeries, aggregateSeries, obs.price, obs.size, obs.quantity, obs.at);
@@ -80,86 +80,47 @@ export class JournalWriter implements JournalSink {
 
   /** Drops what was collected (a batch that failed part way). */
   clear(): void {
-    this.length = 0;
+    this.out.clear();
   }
 
   take(): Buffer {
-    const copy = Buffer.from(this.bytes.subarray(0, this.length));
-    this.length = 0;
+    const copy = Buffer.from(this.out.result());
+    this.out.clear();
     return copy;
   }
 
-  /** Room for one more entry, the blob's start on its first, then the head byte. */
+  /** The blob's start on its first entry (FORMAT, the time later ones are relative to), the head. */
   private entry(head: number, at: number): void {
-    if (this.length + 2 * ENTRY_MAX_BYTES > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(this.bytes.length * 2);
-      this.bytes.copy(grown, 0, 0, this.length);
-      this.bytes = grown;
-    }
-    if (this.length === 0) {
-      this.bytes[this.length++] = FORMAT;
-      this.varint(at);
+    if (this.out.length === 0) {
+      this.out.put(FORMAT);
+      this.out.put(at);
       this.firstAt = at;
     }
-    this.bytes[this.length++] = head;
+    this.out.put(head);
   }
 
   private fields(own: number, all: number, price: number, size: number, qty: number, at: number) {
-    this.varint(own);
-    this.varint(all);
-    this.varint(price);
-    this.varint(size);
-    this.varint(qty);
-    this.varint(zigzag(at - this.firstAt));
-  }
-
-  private varint(value: number): void {
-    let rest = value;
-    while (rest >= 0x80) {
-      this.bytes[this.length++] = (rest % 0x80) | 0x80;
-      rest = Math.floor(rest / 0x80);
-    }
-    this.bytes[this.length++] = rest;
-  }
-}
-
-/** Reads a compact blob's varints from `offset` on. */
-class BlobReader {
-  offset = 1;
-  constructor(private readonly blob: Uint8Array) {}
-
-  get done(): boolean {
-    return this.offset >= this.blob.length;
-  }
-
-  byte(): number {
-    if (this.offset >= this.blob.length) throw new RollupCodecError('journal blob ends early');
-    return this.blob[this.offset++]!;
-  }
-
-  varint(): number {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = this.byte();
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
+    const out = this.out;
+    out.put(own);
+    out.put(all);
+    out.put(price);
+    out.put(size);
+    out.put(qty);
+    out.put(zigzag(at - this.firstAt));
   }
 }
 
 function replayCompact(blob: Uint8Array, sink: JournalSink): void {
-  const reader = new BlobReader(blob);
-  const firstAt = reader.varint();
-  while (!reader.done) {
-    const head = reader.byte();
-    const own = reader.varint();
-    const all = reader.varint();
-    const price = reader.varint();
-    const size = reader.varint();
-    const quantity = reader.varint();
-    const at = firstAt + unzigzag(reader.varint());
+  const reader = new SectionReader().begin(blob, 1);
+  const firstAt = reader.next();
+  while (reader.offset() < blob.length) {
+    const head = reader.next();
+    const own = reader.next();
+    const all = reader.next();
+    const price = reader.next();
+    const size = reader.next();
+    const quantity = reader.next();
+    const at = firstAt + unzigzag(reader.next());
     const kind = head & ((1 << KIND_BITS) - 1);
     if (kind === KIND.sale) sink.sale(own, all, price, size, at);
     else {

@@ -1,12 +1,7 @@
-/** A growable buffer of unsigned LEB128 varints (the rollup codec's number form), and zigzag. */
-
-export function zigzag(value: number): number {
-  return value >= 0 ? value * 2 : -value * 2 - 1;
-}
-
-export function unzigzag(value: number): number {
-  return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
-}
+/**
+ * A growable buffer of unsigned LEB128 varints (the rollup codec's number form; its
+ * SectionReader reads them back).
+ */
 
 export class VarintWriter {
   private bytes: Buffer;
@@ -24,6 +19,11 @@ export class VarintWriter {
       rest = Math.floor(rest / 128);
     }
     this.bytes[this.length++] = rest;
+  }
+
+  /** Starts over (the buffer is kept). */
+  clear(): void {
+    this.length = 0;
   }
 
   /** Appends another writer's bytes behind their length. */
