@@ -14,14 +14,14 @@ import {
   type RollupSection,
   type SeriesKey,
 } from '../history-store.ts';
-import { emptyRow, mergeRow, type RollupRow, type SidePartial } from '../../pricing/rollups.ts';
+import type { RollupRow, SidePartial } from '../../pricing/rollups.ts';
 import type { SaleCount } from '../../pricing/rollup-volume.ts';
 import type { SectionSource } from './page-column-reader.ts';
 import { PAGE_BUCKETS, SECTION_BITS, walkPage } from './rollup-pages.ts';
 import { RANGE_HEADER_BYTES } from './rollup-statements.ts';
 import { createSqliteBucketHistory } from './bucket-history.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
-import { dropLastAt } from './stored-hours.ts';
+import { hourMerger } from './stored-hours.ts';
 import type { StoreRollups } from './store-rollups.ts';
 
 function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number] {
@@ -144,30 +144,16 @@ export function createSqliteHistory(
     const [from, to] = rangeBounds('1h', fromMs, toMs);
     const lowest = Math.max(from, ready().statements.readExpired.get('1h') ?? 0);
     let next = 0;
-    let derived: RollupRow | null = null;
     const emitThrough = (start: number) => {
       while (next < stored.length && stored[next]!.start <= start) visit(stored[next++]!);
     };
-    const emitDerived = () => {
-      if (derived === null) return;
+    const hours = hourMerger((derived) => {
       emitThrough(derived.start);
-      if (stored[next - 1]?.start !== derived.start) {
-        dropLastAt(derived);
-        visit(derived);
-      }
-      derived = null;
-    };
+      if (stored[next - 1]?.start !== derived.start) visit(derived);
+    });
     const hour = TIER_MS['1h'];
-    const addTen = (row: RollupRow) => {
-      const start = Math.floor(row.start / hour) * hour;
-      if (derived?.start !== start) {
-        emitDerived();
-        derived = emptyRow(start);
-      }
-      mergeRow(derived!, row);
-    };
-    scan(id, '10m', lowest * hour, to * hour, sections, addTen, true, sketches, false);
-    emitDerived();
+    scan(id, '10m', lowest * hour, to * hour, sections, hours.add, true, sketches, false);
+    hours.end();
     emitThrough(Number.MAX_SAFE_INTEGER);
   };
 

@@ -27,6 +27,31 @@ export function dropLastAt(row: RollupRow): void {
   if (row.bid) row.bid.lastAt = null;
 }
 
+/**
+ * Merges 10-minute rows, given in bucket order, into hours; each hour goes to `done` once its
+ * last row is in (`end()` hands over the last). The one rule for a derived hour, whether it is
+ * read (sqlite-history.ts) or stored.
+ */
+export function hourMerger(done: (hour: RollupRow) => void) {
+  let current: RollupRow | null = null;
+  const end = () => {
+    if (current === null) return;
+    const hour = current;
+    current = null;
+    dropLastAt(hour);
+    done(hour);
+  };
+  const add = (row: RollupRow) => {
+    const start = Math.floor(row.start / TIER_MS['1h']) * TIER_MS['1h'];
+    if (current?.start !== start) {
+      end();
+      current = emptyRow(start);
+    }
+    mergeRow(current!, row);
+  };
+  return { add, end };
+}
+
 /** The hours of [from, to) stored as loose 1h rows or in 1h pages (packed: their periods). */
 function storedHours(statements: TierStatements, series: number, from: number, to: number) {
   const hours = new Set<number>();
@@ -112,19 +137,17 @@ export function storeHoursOf(
   if (first >= end) return -1;
   const stored = storedHours(hourly, series, first, end);
   if (stored.hours.size === end - first) return -1;
-  const merged = new Map<number, RollupRow>();
+  const merged: RollupRow[] = [];
   const [tensFrom, tensTo] = [first * TENS_PER_HOUR, end * TENS_PER_HOUR];
   const tens = tensOf(statements.tiers['10m'], series, tensFrom, tensTo, stored.hours);
-  for (const row of tens) {
-    const hour = Math.floor(row.start / TIER_MS['1h']);
-    if (stored.hours.has(hour)) continue;
-    let into = merged.get(hour);
-    if (!into) merged.set(hour, (into = emptyRow(hour * TIER_MS['1h'])));
-    mergeRow(into, row);
+  const hours = hourMerger((hour) => merged.push(hour));
+  for (const row of tens.sort((a, b) => a.start - b.start)) {
+    if (!stored.hours.has(Math.floor(row.start / TIER_MS['1h']))) hours.add(row);
   }
+  hours.end();
   let highest = -1;
-  for (const [hour, row] of merged) {
-    dropLastAt(row);
+  for (const row of merged) {
+    const hour = row.start / TIER_MS['1h'];
     if (stored.packed.has(Math.floor(hour / PAGE_BUCKETS['1h']))) {
       unpackPage(hourly, '1h', series, hour);
       stored.packed.delete(Math.floor(hour / PAGE_BUCKETS['1h']));
