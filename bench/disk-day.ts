@@ -77,7 +77,7 @@ async function runSampleDay(every: number): Promise<SampleDay> {
   const catalogs = sampleCatalogs(every);
   const dir = mkdtempSync(join(tmpdir(), 'disk-day-'));
   const clock = manualClock(START);
-  const store = createSqlitePriceStore({ path: join(dir, 'prices.db'), clock, foldOn: 'thread' });
+  const store = createSqlitePriceStore({ path: join(dir, 'prices.db'), clock });
   await store.init();
   const adapters = createSimAdapters({ seed: SEED, catalogs });
   const deps = {

@@ -46,9 +46,8 @@ function fxAt(ms: number): FxTable {
   };
 }
 
-/** Stores that ingest fold on a thread of their own, as the service's ingest worker does. */
 function openStore(dir: string, name: string, rollups = true): Promise<SqlitePriceStore> {
-  const store = createSqlitePriceStore({ path: join(dir, name), rollups, foldOn: 'thread' });
+  const store = createSqlitePriceStore({ path: join(dir, name), rollups });
   return store.init().then(() => store);
 }
 
@@ -66,13 +65,13 @@ async function benchIngest(dir: string, catalogs: ReturnType<typeof loadCatalogs
     await store.close();
     rates.push((timing.observations / timing.ms) * 1000);
     console.log(
-      `ingest, 2,000 items × all cs2 markets, 30 fetch rounds (one simulated hour), one batch per market fetch, rollups ${rollups ? 'on, folded on a fold thread' : 'off'}: ` +
+      `ingest, 2,000 items × all cs2 markets, 30 fetch rounds (one simulated hour), one batch per market fetch, rollups ${rollups ? 'on' : 'off'}: ` +
         `${Math.round(rates.at(-1)!)} observations/s (${timing.observations} observations, normalise + writeBatch + the final fold)`,
     );
   }
   console.log(`ingest ratio, rollups on vs off: ${(rates[1]! / rates[0]!).toFixed(2)}`);
   console.log(
-    `fold policy: every ${FOLD_POLICY.intervalMs / 1000} s, or at ${FOLD_POLICY.buckets} pending buckets, or ${FOLD_POLICY.observations} pending observations`,
+    `fold policy: every ${FOLD_POLICY.intervalMs / 1000} s, or after ${FOLD_POLICY.batches} batches`,
   );
 }
 

@@ -91,7 +91,7 @@ async function measure(origin: string, label: string, url: string): Promise<void
 
 /** One item's history at a 10-minute step, the whole step written as one batch. */
 async function historyStore(dir: string, catalogs: Catalogs) {
-  const store = createSqlitePriceStore({ path: join(dir, 'history.db'), foldOn: 'thread' });
+  const store = createSqlitePriceStore({ path: join(dir, 'history.db') });
   await store.init();
   const fromMs = NOW - HISTORY_BUCKETS * 10 * MINUTE;
   const fx = simFx(NOW);

@@ -10,12 +10,11 @@ import { isMainThread, threadId, workerData } from 'node:worker_threads';
 const file = process.env.THREAD_HEAPS_FILE;
 const everyMs = Number(process.env.THREAD_HEAPS_MS ?? 5000);
 
-/** The server's threads by what they are handed: the ingest worker gets catalogs, the fold thread a path. */
+/** The server's threads by what they are handed: the ingest worker gets catalogs. */
 function threadName() {
   if (isMainThread) return 'main';
   const data = workerData !== null && typeof workerData === 'object' ? workerData : {};
   if ('catalogs' in data) return 'ingest';
-  if ('path' in data) return 'fold';
   return `worker ${threadId}`;
 }
 

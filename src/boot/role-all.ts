@@ -91,7 +91,7 @@ export async function startAllRole(
     closers.push(() => accessStore.close());
     await steps.timeAsync('accessStore', () => accessStore.init());
 
-    // With an ingest worker, its fold thread folds what a dead process left in the journal:
+    // With an ingest worker, its store folds what a dead process left in the journal:
     // this thread's store does not fold it before the book is restored.
     const { prices: store, history } = createPriceStore(
       config,
@@ -175,7 +175,7 @@ export async function startAllRole(
       const handle = worker?.catch(() => null) ?? null;
       void Promise.all([wave, front.bulkBuilt, handle]).then(([, , ingest]) => {
         if (closing) return;
-        // On the worker when there is one: its fold thread then folds the backfill too.
+        // On the worker when there is one: its store then folds the backfill too.
         if (ingest) ingest.send({ type: 'backfill', toMs: bandToMs });
         else backfill?.continueBeside(() => backfilled());
       });

@@ -97,7 +97,6 @@ export async function startIngestRole(
     if (metrics) closers.push(() => metrics.close());
     const ingestMetrics = metrics?.ingest();
     const { prices: store, history } = createPriceStore(config, clock, {
-      foldOn: 'thread',
       onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
     });
     closers.push(() => store.close());

@@ -44,17 +44,15 @@ function postgresOptions(config: StoreConfig, clock: Clock) {
   return { connectionString: config.databaseUrl!, schema: config.pgSchema, clock };
 }
 
-/** How a store that ingests into SQLite folds its rollup journal (ignored for PostgreSQL). */
+/** How a SQLite store that ingests reports its failed rollup folds (ignored for PostgreSQL). */
 export interface IngestFolding {
-  foldOn: 'inline' | 'thread';
   onFoldError: (message: string) => void;
 }
 
 /**
- * Creates (does not init) the price store the configuration names. A SQLite store that
- * ingests passes `folding` to fold its rollup journal on a thread of its own; a SQLite store
- * opened beside such a writer passes `foldsElsewhere` so its init leaves a dead process's
- * journal entries to that writer's fold thread instead of folding them first.
+ * Creates (does not init) the price store the configuration names. A SQLite store opened
+ * beside a writer that ingests passes `foldsElsewhere` so its init leaves a dead process's
+ * journal entries to that writer instead of folding them first.
  */
 export function createPriceStore(
   config: StoreConfig,

@@ -43,7 +43,6 @@ async function run() {
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
   const clock = clockFromEnv();
   const { prices: store, history } = createPriceStore(config, clock, {
-    foldOn: 'thread',
     onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
   });
   await store.init();

@@ -1,8 +1,7 @@
 /**
  * The first start's popular-items backfill, run on the ingest worker when the HTTP thread asks
- * (after the first polling wave). It writes through the worker's own store, so one folder (the
- * worker's fold thread) folds both live ingest and the backfill: two folders on one journal
- * would each replay all of it and race for the fold mark. Batches reach the HTTP thread's book
+ * (after the first polling wave). It writes through the worker's own store, which folds both
+ * live ingest and the backfill as it journals them. Batches reach the HTTP thread's book
  * the way live ones do; the book keeps the newer of two snapshots.
  */
 import type { Logger } from 'pino';

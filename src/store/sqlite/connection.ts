@@ -1,7 +1,6 @@
 /**
  * Opening a store connection: the prices file with its pragmas (WAL, synchronous=NORMAL, busy
- * timeout, page cache) and, once migrated, the history file attached beside it. Shared by the
- * store and the fold thread, so both connections behave alike.
+ * timeout, page cache) and, once migrated, the history file attached beside it.
  */
 import fs from 'node:fs';
 import { dirname } from 'node:path';

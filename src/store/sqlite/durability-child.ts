@@ -1,7 +1,7 @@
 /**
  * Writer process for the durability test: commits numbered batches to the store at argv[2]
  * forever, printing each batch number on stdout only after writeBatch has resolved. With
- * argv[3] = 'thread' the store folds its rollups on a fold thread.
+ * argv[3] = 'folding' it also folds its rollup journal every FOLD_EVERY batches.
  * Batch k holds SIDES_PER_BATCH sides whose fetchedAt is DURABILITY_T0 + k.
  */
 import type { SideSnapshot } from '../../domain/quote.ts';
@@ -9,6 +9,7 @@ import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 export const SIDES_PER_BATCH = 2000;
 export const DURABILITY_T0 = 1_793_491_200_000;
+const FOLD_EVERY = 12;
 
 function batchSides(batchNumber: number): SideSnapshot[] {
   return Array.from({ length: SIDES_PER_BATCH }, (_, index) => ({
@@ -27,16 +28,17 @@ function batchSides(batchNumber: number): SideSnapshot[] {
   }));
 }
 
-async function writeForever(file: string, foldOn: 'inline' | 'thread'): Promise<void> {
-  const store = createSqlitePriceStore({ path: file, foldOn });
+async function writeForever(file: string, folding: boolean): Promise<void> {
+  const store = createSqlitePriceStore({ path: file });
   await store.init();
   for (let batchNumber = 0; ; batchNumber++) {
     await store.writeBatch({ sides: batchSides(batchNumber), sales: [], listings: [] });
+    if (folding && batchNumber % FOLD_EVERY === FOLD_EVERY - 1) await store.flushRollups();
     process.stdout.write(`${batchNumber}\n`);
   }
 }
 
 const file = process.argv[2];
 if (file !== undefined && process.argv[1]?.endsWith('durability-child.ts')) {
-  await writeForever(file, process.argv[3] === 'thread' ? 'thread' : 'inline');
+  await writeForever(file, process.argv[3] === 'folding');
 }

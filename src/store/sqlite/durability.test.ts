@@ -15,18 +15,18 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-durability-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const BATCHES_BEFORE_KILL = 15;
-/** Enough for the fold thread to have folded (every ~12 batches by size) before the kill. */
-const THREADED_BATCHES_BEFORE_KILL = 60;
+/** Enough for the writer to have folded a few times (every 12 batches) before the kill. */
+const FOLDING_BATCHES_BEFORE_KILL = 60;
 const GIVE_UP_MS = 15_000;
 
 /** Starts the writer, SIGKILLs it once it has reported enough commits; resolves to them. */
 function runAndKillWriter(
   file: string,
-  foldOn: 'inline' | 'thread',
+  mode: 'plain' | 'folding',
   batchesBeforeKill = BATCHES_BEFORE_KILL,
 ): Promise<number[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', childScript, file, foldOn], {
+    const child = spawn(process.execPath, ['--import', 'tsx', childScript, file, mode], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -52,7 +52,7 @@ function runAndKillWriter(
 
 test('every batch reported committed survives kill -9 of the writer', async () => {
   const file = path.join(dir, 'prices.db');
-  const reported = await runAndKillWriter(file, 'inline');
+  const reported = await runAndKillWriter(file, 'plain');
   assert.ok(fs.statSync(`${file}-wal`).size > 0, 'the kill left a WAL to recover from');
 
   const store = createSqlitePriceStore({ path: file });
@@ -79,9 +79,9 @@ test('every batch reported committed survives kill -9 of the writer', async () =
   }
 });
 
-test('kill -9 of a writer with a fold thread: every stored side is in its rollups once', async () => {
-  const file = path.join(dir, 'threaded.db');
-  await runAndKillWriter(file, 'thread', THREADED_BATCHES_BEFORE_KILL);
+test('kill -9 of a writer that folds as it goes: every stored side is in its rollups once', async () => {
+  const file = path.join(dir, 'folding.db');
+  await runAndKillWriter(file, 'folding', FOLDING_BATCHES_BEFORE_KILL);
   const store = createSqlitePriceStore({ path: file });
   await store.init();
   assert.equal(store.db.pragma('history.integrity_check', { simple: true }), 'ok');

@@ -23,11 +23,11 @@ function freshFile(): string {
 }
 
 historyStoreContract(
-  'sqlite file, folded on a fold thread',
+  'sqlite file',
   async () => {
     const file = freshFile();
     return {
-      store: createSqlitePriceStore({ path: file, foldOn: 'thread' }),
+      store: createSqlitePriceStore({ path: file }),
       cleanup: async () => fs.rmSync(path.dirname(file), { recursive: true, force: true }),
     };
   },
@@ -151,16 +151,19 @@ describe('sqlite history file', () => {
     await writer.close();
   });
 
-  test('a fold thread folds while the writing thread only journals', async () => {
+  test('two folders on one file fold each journal entry once', async () => {
     const file = freshFile();
-    const writer = createSqlitePriceStore({ path: file, foldOn: 'thread' });
+    const writer = createSqlitePriceStore({ path: file });
     await writer.init();
     await writer.writeBatch(batch);
     const reader = createSqlitePriceStore({ path: file });
     await reader.init();
+    await writer.writeBatch({ ...batch, sales: [] });
     await writer.flushRollups();
+    await reader.flushRollups();
     const [row] = await reader.readRollups(SERIES.aggregate, '1h', 0, T0 + DAY);
     assert.equal(row?.ask?.prices.min, 1234);
+    assert.equal(row?.ask?.prices.n, 1, 'the repeated snapshot counts once');
     assert.equal(row?.sales?.n, 2);
     const journal = reader.db.prepare('SELECT count(*) FROM rollup_journal').pluck().get();
     assert.equal(journal, 0);

@@ -2,8 +2,7 @@
  * The history file: the rollup tables live in a SQLite file of their own, next to the prices
  * file (`prices.db` → `prices.history.db`), attached to every store connection as schema
  * `history`. A fold then holds the history file's write lock only: it neither waits for nor
- * holds up the batches that commit latest sides and the journal to the prices file, so folding
- * can run on a thread of its own beside ingest (fold-thread.ts).
+ * holds up the batches another connection commits to the prices file (latest sides, journal).
  *
  * The history file records the last journal id it has folded (fold_mark), in the same
  * transaction as the rows, so a journal entry is folded once even when a fold dies between the

@@ -28,17 +28,17 @@ async function leftBehind(): Promise<{ file: string; dead: SqlitePriceStore }> {
 }
 
 describe('journal entries a dead process left behind', () => {
-  test('a store opened with foldLeftoversOnOpen false leaves them; a fold thread folds them', async () => {
+  test('a store opened with foldLeftoversOnOpen false leaves them; a writer folds them', async () => {
     const { file, dead } = await leftBehind();
     const reader = createSqlitePriceStore({ path: file, foldLeftoversOnOpen: false });
     await reader.init();
     assert.ok(journaled(reader) > 0, 'init did not fold');
     assert.equal((await reader.loadSides('cs2')).length, 1, 'latest state is there at once');
 
-    const writer = createSqlitePriceStore({ path: file, foldOn: 'thread' });
+    const writer = createSqlitePriceStore({ path: file, foldLeftoversOnOpen: false });
     await writer.init();
     await writer.flushRollups();
-    assert.equal(journaled(reader), 0, 'the fold thread folded them');
+    assert.equal(journaled(reader), 0, 'the writer folded them');
     const [row] = await reader.readRollups(SERIES.aggregate, '1h', 0, T0 + DAY);
     assert.equal(row?.ask?.prices.min, 1234);
     assert.equal(row?.sales?.n, 2);

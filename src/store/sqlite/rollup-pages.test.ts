@@ -9,12 +9,23 @@ import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { MemoryRollups } from '../../pricing/rollup-memory.ts';
 import { side } from '../../pricing/snapshot-fixtures.ts';
 import { encodeSales, encodeSide, RollupCodecError, SectionReader } from '../rollup-codec.ts';
-import type { SectionSource } from './page-column-reader.ts';
-import { fromColumns, toColumns } from './page-columns.ts';
-import { encodePage, pageEntries, PAGE_BUCKETS, walkPage, type PageEntry } from './rollup-pages.ts';
+import { toColumns } from './page-columns.ts';
+import {
+  encodePage,
+  pageEntries,
+  PAGE_BUCKETS,
+  walkPage,
+  type PageEntry,
+  type SectionSource,
+} from './rollup-pages.ts';
 
 const MARKETS: MarketId[] = ['steamcommunity', 'skinport', 'csfloat', 'tradeit-trade'];
 const COLUMNS_MARK = 0x07;
+/** A page of 12 buckets as encodePage wrote it when the column form came in. */
+const PINNED_PAGE =
+  'B9u/Z96/1yw8DEiAh5WRiZGViZGRjZGRifMCv5cpGHLA5LEwGKEAC4OZhY2dk4uHl+2JgIjIVkYWkHokAqQGiWDl4OZjYWNihaq7wB8Xx8zIyMjMyAQimRhEmJmZmQE=';
+const columnPage = (columns: Uint8Array) =>
+  Buffer.concat([Buffer.of(COLUMNS_MARK), deflateRawSync(columns)]);
 
 const observation = fc.record({
   kind: fc.constantFrom('ask', 'bid'),
@@ -109,7 +120,7 @@ describe('rollup pages', () => {
             );
             const columns = toColumns(rowMajor(entries));
             assert.ok(columns, 'every body the codec writes has a column form');
-            assert.deepEqual(fromColumns(columns), rowMajor(entries));
+            assert.deepEqual(pageEntries(tier, 0, columnPage(columns)), entries);
           }
         },
       ),
@@ -134,7 +145,7 @@ describe('rollup pages', () => {
     assert.deepEqual(pageEntries('10m', 0, old), entries);
   });
 
-  test('a body off the codec rules has no column form; damaged columns are refused', () => {
+  test('a body off the codec rules is kept in the row-major form; damaged columns are refused', () => {
     const [entries] = pagesOf(
       [500, 900, 1300].map((price, index) => ({
         kind: 'ask',
@@ -148,13 +159,34 @@ describe('rollup pages', () => {
     );
     const body = rowMajor(entries!);
     const columns = toColumns(body)!;
-    assert.throws(() => fromColumns(columns.subarray(0, columns.length - 1)), RollupCodecError);
+    const truncated = columnPage(columns.subarray(0, columns.length - 1));
+    assert.throws(() => pageEntries('10m', 0, truncated), RollupCodecError);
     /** Gap, bits, min (2 bytes), max − min (2 bytes), then sum − n·min's low byte. */
     const sumAt = 6;
     const changed = Buffer.from(body);
     changed[sumAt] = changed[sumAt]! ^ 1;
-    assert.equal(toColumns(changed), null);
+    const implied = pageEntries('10m', 0, columnPage(toColumns(changed)!));
+    assert.deepEqual(implied, entries, 'the column form implies the sum the bins hold');
     const page = encodePage('10m', 0, pageEntries('10m', 0, deflateRawSync(changed)));
     assert.notEqual(page[0], COLUMNS_MARK, 'kept in the row-major form');
+    assert.deepEqual(pageEntries('10m', 0, page), pageEntries('10m', 0, deflateRawSync(changed)));
+  });
+
+  test('the bytes of a column page stay as stored', () => {
+    const [entries] = pagesOf(
+      Array.from({ length: 12 }, (_, index) => ({
+        kind: index % 3 === 2 ? 'bid' : 'ask',
+        market: 'skinport',
+        price: 1000 + ((index * 37) % 101),
+        size: 3 + index,
+        offset: index * 10 * MINUTE,
+        sold: index % 4 === 0 ? 2 : 0,
+      })),
+      '10m',
+    );
+    const stored = Buffer.from(PINNED_PAGE, 'base64');
+    assert.equal(stored[0], COLUMNS_MARK);
+    assert.deepEqual(encodePage('10m', 0, entries!), stored);
+    assert.deepEqual(pageEntries('10m', 0, stored), entries);
   });
 });

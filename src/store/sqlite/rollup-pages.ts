@@ -15,9 +15,10 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Tier } from '../../pricing/rollup-buckets.ts';
-import { SectionReader } from '../rollup-codec.ts';
-import { ColumnSections, type SectionSource } from './page-column-reader.ts';
-import { fromColumns, toColumns } from './page-columns.ts';
+import type { SidePartial } from '../../pricing/rollups.ts';
+import { encodeSales, encodeSide, RollupCodecError, SectionReader } from '../rollup-codec.ts';
+import { VarintWriter } from '../varint-writer.ts';
+import { ColumnSections, toColumns } from './page-columns.ts';
 import type { TierStatements } from './rollup-statements.ts';
 
 /**
@@ -31,66 +32,45 @@ export const PAGE_BUCKETS: Readonly<Record<Tier, number>> = { '10m': 144, '1h': 
 /** Which sections a bucket holds, as bits (pages and range reads). */
 export const SECTION_BITS = { ask: 1, bid: 2, sales: 4 } as const;
 
+/** What a page walk hands its visitor: the bucket's sections, read in order. */
+export type SectionSource = Pick<SectionReader, 'side' | 'skipSide' | 'sales'>;
+
 type Blob = Buffer | null;
 export type PageEntry = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
-
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
-  let rest = value;
-  while (rest >= 128) {
-    bytes.push((rest % 128) | 128);
-    rest = Math.floor(rest / 128);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
-}
 
 /** The row-major body of `entries` (buckets of one period, ascending). */
 export function pageRows(tier: Tier, period: number, entries: readonly PageEntry[]): Buffer {
   const parts: Buffer[] = [];
+  const head = new VarintWriter(16);
   let previous = period * PAGE_BUCKETS[tier] - 1;
   for (const [bucket, ask, bid, sales] of entries) {
-    const bits =
-      (ask ? SECTION_BITS.ask : 0) |
-      (bid ? SECTION_BITS.bid : 0) |
-      (sales ? SECTION_BITS.sales : 0);
-    parts.push(varint(bucket - previous - 1), Buffer.of(bits));
+    head.clear();
+    head.put(bucket - previous - 1);
+    const bits = (ask ? SECTION_BITS.ask : 0) | (bid ? SECTION_BITS.bid : 0);
+    head.put(bits | (sales ? SECTION_BITS.sales : 0));
+    parts.push(Buffer.from(head.result()));
     for (const section of [ask, bid, sales]) if (section) parts.push(section);
     previous = bucket;
   }
   return Buffer.concat(parts);
 }
 
-/** The page of `entries` (buckets of one period, ascending). */
+/**
+ * The page of `entries` (buckets of one period, ascending): the column form if it is smaller
+ * and gives the body back, else the row-major one (also for sections the codec cannot read).
+ */
 export function encodePage(tier: Tier, period: number, entries: readonly PageEntry[]): Buffer {
   const rows = pageRows(tier, period, entries);
   const inRows = deflateRawSync(rows);
-  const columns = toColumns(rows);
-  if (columns === null || !fromColumns(columns).equals(rows)) return inRows;
-  const inColumns = deflateRawSync(columns);
-  if (inRows.length <= inColumns.length + 1) return inRows;
-  return Buffer.concat([Buffer.of(COLUMNS_MARK), inColumns]);
-}
-
-/** A page's row-major body, whichever form it was stored in. */
-function pageBody(page: Uint8Array): Uint8Array {
-  if (page[0] !== COLUMNS_MARK) return inflateRawSync(page);
-  return fromColumns(inflateRawSync(page.subarray(1)));
-}
-
-/** Walks a row-major body: per bucket, `visit` is called with `reader` at its sections. */
-function walkRows(
-  first: number,
-  bytes: Uint8Array,
-  reader: SectionReader,
-  visit: (bucket: number, bits: number, source: SectionSource) => void,
-): void {
-  reader.begin(bytes);
-  let bucket = first - 1;
-  while (reader.offset() < bytes.length) {
-    bucket += 1 + reader.next();
-    const bits = reader.next();
-    visit(bucket, bits, reader);
+  try {
+    const columns = toColumns(rows);
+    if (columns === null) return inRows;
+    const page = Buffer.concat([Buffer.of(COLUMNS_MARK), deflateRawSync(columns)]);
+    if (inRows.length <= page.length) return inRows;
+    return pageRows(tier, period, pageEntries(tier, period, page)).equals(rows) ? page : inRows;
+  } catch (error) {
+    if (error instanceof RollupCodecError) return inRows;
+    throw error;
   }
 }
 
@@ -107,25 +87,37 @@ export function walkPage(
   visit: (bucket: number, bits: number, source: SectionSource) => void,
 ): void {
   const first = period * PAGE_BUCKETS[tier];
-  if (page[0] !== COLUMNS_MARK) return walkRows(first, inflateRawSync(page), reader, visit);
-  new ColumnSections(inflateRawSync(page.subarray(1))).walk(first, visit);
+  if (page[0] === COLUMNS_MARK)
+    return new ColumnSections(inflateRawSync(page.subarray(1))).walk(first, visit);
+  const rows = reader.begin(inflateRawSync(page)).bytes();
+  for (let bucket = first - 1; reader.offset() < rows.length;) {
+    bucket += 1 + reader.next();
+    visit(bucket, reader.next(), reader);
+  }
 }
 
-/** A page's buckets with their sections' bytes (to unpack, trim or count it). */
+const encodeAsk = (ask: SidePartial) => encodeSide('ask', ask, 0);
+const encodeBid = (bid: SidePartial) => encodeSide('bid', bid, 0);
+
+/**
+ * A page's buckets with their sections' bytes (to unpack, trim or count it): as stored in the
+ * row-major form, re-encoded by the codec from the column form.
+ */
 export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageEntry[] {
   const entries: PageEntry[] = [];
   const reader = new SectionReader();
-  walkRows(period * PAGE_BUCKETS[tier], pageBody(page), reader, (bucket, bits) => {
-    const bytes = reader.bytes();
-    const section = (bit: number, read: () => unknown): Blob => {
+  walkPage(tier, period, page, reader, (bucket, bits, source) => {
+    const section = <T>(bit: number, read: () => T, encode: (value: T) => Buffer): Blob => {
       if (!(bits & bit)) return null;
+      if (source !== reader) return encode(read());
       const start = reader.offset();
       read();
-      return Buffer.from(bytes.subarray(start, reader.offset()));
+      return Buffer.from(reader.bytes().subarray(start, reader.offset()));
     };
-    const ask = section(SECTION_BITS.ask, () => reader.side('ask', 0));
-    const bid = section(SECTION_BITS.bid, () => reader.side('bid', 0));
-    entries.push([bucket, ask, bid, section(SECTION_BITS.sales, () => reader.sales())]);
+    const ask = section(SECTION_BITS.ask, () => source.side('ask', 0), encodeAsk);
+    const bid = section(SECTION_BITS.bid, () => source.side('bid', 0), encodeBid);
+    const sales = section(SECTION_BITS.sales, () => source.sales(), encodeSales);
+    entries.push([bucket, ask, bid, sales]);
   });
   return entries;
 }

@@ -18,10 +18,12 @@ import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-sta
 /** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */
 export const ROW_CACHE_LIMIT = 100_000;
 
-/** Numeric cache keys: (bucket, tier, series) packed below 2^53 for series ids under 2^24. */
-const TIER_KEY: Readonly<Record<Tier, number>> = { '10m': 0, '1h': 1, '1d': 2 };
-const TIER_KEYS = 3;
-const SERIES_KEYS = 2 ** 24;
+/**
+ * Per tier, per series id (small dense integers: an array beats a map here), the rows held,
+ * newest last.
+ */
+type RowTable = Record<Tier, (CachedRow[] | undefined)[]>;
+const emptyTable = (): RowTable => ({ '10m': [], '1h': [], '1d': [] });
 
 export const DIRTY_ASK = 1;
 export const DIRTY_BID = 2;
@@ -61,7 +63,8 @@ function storedRow(statements: TierStatements, tier: Tier, series: number, bucke
 }
 
 export class RollupRowCache {
-  private readonly rows = new Map<number, CachedRow>();
+  private rows = emptyTable();
+  private size = 0;
   private readonly dataVersion: Database.Statement<[], number>;
   /** data_version after our last commit; null when the cache is not to be trusted. */
   private trusted: number | null = null;
@@ -84,25 +87,31 @@ export class RollupRowCache {
   /** Call at the start of each write transaction. */
   begin(): void {
     this.seen = this.dataVersion.get()!;
-    if (this.seen !== this.trusted || this.rows.size > this.limit) this.rows.clear();
+    if (this.seen !== this.trusted || this.size > this.limit) this.clear();
+  }
+
+  /** False when no row of the bucket holding `at` can be stored (it lies past the frontier). */
+  mayHold(tier: Tier, at: number): boolean {
+    return bucketIndex(at, tier) <= this.frontier[tier];
   }
 
   get(tier: Tier, series: number, at: number): CachedRow {
-    if (series >= SERIES_KEYS)
-      throw new Error(`series id ${series} is beyond the row cache's keys`);
     const bucket = bucketIndex(at, tier);
-    const key = (bucket * TIER_KEYS + TIER_KEY[tier]) * SERIES_KEYS + series;
-    let cached = this.rows.get(key);
-    if (!cached) {
-      const start = bucket * TIER_MS[tier];
-      const { found, packed } =
-        bucket > this.frontier[tier]
-          ? { found: undefined, packed: false }
-          : storedRow(this.statements.tiers[tier], tier, series, bucket);
-      const row = found ? decodeRow(start, found) : emptyRow(start);
-      cached = { tier, series, bucket, row, dirty: 0, packed, stored: found !== undefined };
-      this.rows.set(key, cached);
+    const table = this.rows[tier];
+    let held = table[series];
+    if (held === undefined) table[series] = held = [];
+    for (let index = held.length - 1; index >= 0; index -= 1) {
+      if (held[index]!.bucket === bucket) return held[index]!;
     }
+    const start = bucket * TIER_MS[tier];
+    const { found, packed } =
+      bucket > this.frontier[tier]
+        ? { found: undefined, packed: false }
+        : storedRow(this.statements.tiers[tier], tier, series, bucket);
+    const row = found ? decodeRow(start, found) : emptyRow(start);
+    const cached = { tier, series, bucket, row, dirty: 0, packed, stored: found !== undefined };
+    held.push(cached);
+    this.size += 1;
     return cached;
   }
 
@@ -113,7 +122,12 @@ export class RollupRowCache {
 
   /** The transaction rolled back, or rows changed behind the cache's back. */
   invalidate(): void {
-    this.rows.clear();
+    this.clear();
     this.trusted = null;
+  }
+
+  private clear(): void {
+    this.rows = emptyTable();
+    this.size = 0;
   }
 }

@@ -150,9 +150,11 @@ export function prepareRollupStatements(db: Database.Database) {
          ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')}
        WHERE id = 1`,
     ),
-    /** Moves the mark from the second id to the first; 0 changes when it was not there. */
-    advanceMark: db.prepare<[number, number]>(
-      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = ? WHERE id = 1 AND journal_id = ?`,
+    /** Binds (journal id, then per tier the highest bucket written): ends a fold. */
+    markFolded: db.prepare<number[]>(
+      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = ?,
+         ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')}
+       WHERE id = 1`,
     ),
     /**
      * A write that changes nothing: as a transaction's first statement it takes the history

@@ -16,13 +16,11 @@
  *
  * History: the same object is the HistoryStore. writeBatch's transaction also journals the
  * batch for the rollups (rollup-recorder.ts): the sides it stores and the sales that were new.
- * A folder (rollup-folder.ts) folds the journal into the rollup rows of the history file
- * (history-file.ts) when due (FOLD_POLICY: about every 10 s, sooner under volume): on this
- * connection after a batch and on an idle check (`foldOn: 'inline'`, the default), or on a
- * thread of its own (`foldOn: 'thread'`, fold-thread.ts), which keeps that work off the thread
- * that ingests. A store folds what it journaled itself before it reads history or runs a
- * retention step, and on close; journal entries left by a process that died are folded by the
- * next store that opens the files. A side older than the stored one of its key leaves the
+ * The store folds the journal into the rollup rows of the history file (history-file.ts,
+ * rollup-folder.ts) when due (FOLD_POLICY: about every 10 s, sooner under volume), after a
+ * batch or on an idle check. A store folds what it journaled itself before it reads history or
+ * runs a retention step, and on close; journal entries left by a process that died are folded
+ * by the next store that opens the files. A side older than the stored one of its key leaves the
  * stored side alone (a past-data import after live data) but still enters its rollups.
  */
 import type Database from 'better-sqlite3';
@@ -74,17 +72,12 @@ export interface SqlitePriceStoreOptions {
   clock?: Clock;
   /** Maintain history rollups in writeBatch (default true; false only for benchmark baselines). */
   rollups?: boolean;
-  /**
-   * Where the rollup journal is folded: on this connection (default), or on a thread of its
-   * own for a store that ingests ('thread'; a ':memory:' store always folds inline).
-   */
-  foldOn?: 'inline' | 'thread';
-  /** Errors of a fold thread's periodic folds (default: a process warning). */
+  /** Errors of the folds the store runs when due (default: a process warning). */
   onFoldError?: (message: string) => void;
   /**
-   * Whether an inline store folds, at init, journal entries a process that died left behind
-   * (default true). False for a store beside a writer with a fold thread of its own (role
-   * `all`'s HTTP thread): that thread folds them, and init does not wait for it.
+   * Whether the store folds, at init, journal entries a process that died left behind
+   * (default true). False for a store beside a writer that will (role `all`'s HTTP thread,
+   * beside the ingest worker), so init does not wait for it.
    */
   foldLeftoversOnOpen?: boolean;
 }
@@ -200,10 +193,8 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       openHistory(db, options.path);
       statements = prepareStatements(db);
       live = prepareLiveStatements(db);
-      rollups = await openStoreRollups(db, {
-        path: options.path,
+      rollups = openStoreRollups(db, {
         clock,
-        foldOn: options.rollups === false ? 'inline' : (options.foldOn ?? 'inline'),
         onFoldError: options.onFoldError ?? ((message) => process.emitWarning(message)),
         foldOnOpen: options.foldLeftoversOnOpen ?? true,
       });

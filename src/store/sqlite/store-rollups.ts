@@ -1,31 +1,28 @@
 /**
  * The rollup side of one SQLite store object: it journals each batch inside the batch's
- * transaction (rollup-recorder.ts) and has the journal folded (rollup-folder.ts), either on
- * this connection (inline: after a batch that finds a fold due, on a one-second idle check,
- * and when asked) or by a fold thread of its own (fold-thread-host.ts). It remembers the last
- * journal id it wrote, so reads and retention steps fold first only when this object has
- * journaled something not yet folded; a store that only reads never folds (except, inline,
- * once on open: entries a dead process left behind).
+ * transaction (rollup-recorder.ts) and folds the journal on its own connection
+ * (rollup-folder.ts) when FOLD_POLICY says so: checked after each batch and once a second. It
+ * remembers the last journal id it wrote, so reads and retention steps fold first only when
+ * this object journaled something not folded yet; a store that only reads never folds, except
+ * on open (by default): what a process that died left in the journal.
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
-import { startFoldThread, type FoldThread } from './fold-thread-host.ts';
-import { createRollupFolder, drainJournal, type RollupFolder } from './rollup-folder.ts';
+import { createRollupFolder, FOLD_POLICY } from './rollup-folder.ts';
 import { createRollupRecorder } from './rollup-recorder.ts';
 import { RollupRowCache } from './rollup-row-cache.ts';
 import { prepareRollupStatements, type RollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
 
-/** How often an inline store checks whether its journal is due for a fold. */
+/** How often a store checks whether its journal is due for a fold. */
 const FOLD_CHECK_MS = 1000;
 
 export interface StoreRollupsOptions {
-  path: string;
   clock: Clock;
-  foldOn: 'inline' | 'thread';
+  /** Errors of the folds the store runs by itself (the entries stay for the next one). */
   onFoldError: (message: string) => void;
-  /** Inline: fold what is in the journal now, before the store is used (default true). */
+  /** Fold what is in the journal now, before the store is used (default true). */
   foldOnOpen?: boolean;
 }
 
@@ -34,63 +31,51 @@ export interface StoreRollups {
   readonly directory: SeriesDirectory;
   /** Inside the batch's transaction. */
   record(sides: readonly SideSnapshot[], newSales: readonly SaleRecord[]): void;
-  /** After the batch committed (inline: folds when due; a failed fold is retried later). */
+  /** After the batch committed (folds when due). */
   committed(): void;
   rolledBack(): void;
   /** Folds what this object journaled and is not folded yet. */
   flushOwn(): Promise<void>;
-  /** Folds everything journaled so far. */
+  /** Folds everything journaled so far, then lets go of the decoded rows it kept. */
   flushAll(): Promise<void>;
   /** This connection deleted or rewrote rollup rows (an upkeep step). */
   rowsRewritten(): void;
   close(): Promise<void>;
 }
 
-export async function openStoreRollups(
+export function openStoreRollups(
   db: Database.Database,
   options: StoreRollupsOptions,
-): Promise<StoreRollups> {
+): StoreRollups {
   const statements = prepareRollupStatements(db);
   const directory = new SeriesDirectory(statements);
   const recorder = createRollupRecorder(statements, directory);
-  const threaded = options.foldOn === 'thread' && options.path !== ':memory:';
-  const cache = threaded ? null : new RollupRowCache(db, statements);
-  const folder: RollupFolder | null = cache && createRollupFolder(db, statements, cache);
-  const thread: FoldThread | null = threaded
-    ? await startFoldThread({ path: options.path }, options.onFoldError)
-    : null;
+  const cache = new RollupRowCache(db, statements);
+  const folder = createRollupFolder(db, statements, cache);
   let recorded: number | null = null;
   let journaledThrough = 0;
-  /** The last journal id the fold thread reported folded (inline, the folder knows). */
-  let threadFoldedThrough = 0;
-  const foldedThrough = () => folder?.foldedThrough() ?? threadFoldedThrough;
+  let batchesSinceFold = 0;
+  let lastFoldAt = options.clock.now();
 
-  const drain = (force: boolean) => drainJournal(folder!, options.clock.now(), force);
-  /**
-   * Inline, the row cache is emptied afterwards: a store that flushes is done writing for now
-   * (an import, the first-start backfill), and on the HTTP thread the cache would otherwise
-   * keep its decoded rows alive for good after the backfill (87 MB of heap, measured after
-   * folding six fetch rounds of 2,000 items).
-   */
-  const flushAll = async () => {
-    if (thread) threadFoldedThrough = await thread.flush();
-    else {
-      drain(true);
-      cache!.invalidate();
-    }
+  const fold = () => {
+    folder.foldAll();
+    lastFoldAt = options.clock.now();
+    batchesSinceFold = 0;
   };
-  const unfolded = () => journaledThrough > foldedThrough() || folder?.hasUnfolded() === true;
+  const unfolded = () => journaledThrough > folder.foldedThrough();
   const foldIfDue = () => {
-    if (!folder || !unfolded()) return;
+    const waited = options.clock.now() - lastFoldAt;
+    if (!unfolded() || (waited < FOLD_POLICY.intervalMs && batchesSinceFold < FOLD_POLICY.batches))
+      return;
     try {
-      drain(false);
-    } catch {
-      // the entries stay in the journal: the next due check, flush or read folds them
+      fold();
+    } catch (error) {
+      options.onFoldError(error instanceof Error ? (error.stack ?? error.message) : String(error));
     }
   };
 
-  if (folder && options.foldOnOpen !== false) drain(true);
-  const timer = folder ? setInterval(foldIfDue, FOLD_CHECK_MS).unref() : null;
+  if (options.foldOnOpen !== false) fold();
+  const timer = setInterval(foldIfDue, FOLD_CHECK_MS).unref();
 
   return {
     statements,
@@ -100,7 +85,10 @@ export async function openStoreRollups(
     },
     committed() {
       directory.commit();
-      if (recorded !== null) journaledThrough = recorded;
+      if (recorded !== null) {
+        journaledThrough = recorded;
+        batchesSinceFold += 1;
+      }
       recorded = null;
       foldIfDue();
     },
@@ -109,16 +97,23 @@ export async function openStoreRollups(
       recorded = null;
     },
     async flushOwn() {
-      if (unfolded()) await flushAll();
+      if (unfolded()) fold();
     },
-    flushAll,
+    /**
+     * The rows are let go because a store that flushes is done writing for now (an import,
+     * a backfill): kept, they would hold their heap for good (87 MB measured after folding six
+     * fetch rounds of 2,000 items).
+     */
+    async flushAll() {
+      fold();
+      cache.invalidate();
+    },
     rowsRewritten() {
-      cache?.invalidate();
+      cache.invalidate();
     },
     async close() {
-      if (timer) clearInterval(timer);
-      if (thread) await thread.stop();
-      else if (unfolded()) drain(true);
+      clearInterval(timer);
+      if (unfolded()) fold();
     },
   };
 }

@@ -1,0 +1,168 @@
+/**
+ * The range scans of the SQLite history: a tier's buckets read from its loose rows (one range
+ * read) and the pages of its packed periods (rollup-pages.ts), merged in bucket order, and the
+ * hours, each as stored if it is, else as the merge of its 10-minute buckets. HistoryStore
+ * reads (sqlite-history.ts) and the hours that retention stores (stored-hours.ts) use them.
+ */
+import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { emptyRow, mergeRow, type RollupRow, type SidePartial } from '../../pricing/rollups.ts';
+import { ALL_SECTIONS, type RollupSection } from '../history-store.ts';
+import { RollupCodecError, SectionReader } from '../rollup-codec.ts';
+import { PAGE_BUCKETS, SECTION_BITS, walkPage, type SectionSource } from './rollup-pages.ts';
+import { RANGE_HEADER_BYTES, type RollupStatements } from './rollup-statements.ts';
+
+const HOUR = TIER_MS['1h'];
+
+function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number] {
+  const width = TIER_MS[tier];
+  return [Math.ceil(fromMs / width), Math.ceil(toMs / width)];
+}
+
+/** One row's worth of sections, refilled bucket after bucket by a scan. */
+function reusableRow() {
+  const partial = (): SidePartial => ({
+    prices: { n: 0, sum: 0, min: 0, max: 0, sketch: [] },
+    markets: [],
+    lastAt: null,
+  });
+  return { ask: partial(), bid: partial(), sales: partial().prices };
+}
+
+/**
+ * Visits a series' buckets of [fromMs, toMs) in order with the asked-for sections (with their
+ * sketches if in `sketches`), one row refilled for every bucket if `reuse`. Page buckets below
+ * the tier's expired mark are gone (expirePages) unless `honourExpired` is false.
+ */
+export function scanRange(
+  all: RollupStatements,
+  series: number,
+  tier: Tier,
+  fromMs: number,
+  toMs: number,
+  sections: readonly RollupSection[],
+  visit: (row: RollupRow) => void,
+  reuse: boolean,
+  sketches: readonly RollupSection[] = ALL_SECTIONS,
+  honourExpired = true,
+): void {
+  const [from, to] = rangeBounds(tier, fromMs, toMs);
+  const width = TIER_MS[tier];
+  const columns = ALL_SECTIONS.filter((name) => sections.includes(name));
+  if (columns.length === 0) return;
+  const statements = all.tiers[tier];
+  const reused = reuse ? reusableRow() : null;
+  const skipped = reusableRow();
+  const shared: RollupRow = { start: 0, ask: null, bid: null, sales: null };
+  const reader = new SectionReader();
+  const askWanted = sections.includes('ask');
+  const bidWanted = sections.includes('bid');
+  const salesWanted = sections.includes('sales');
+  const askSketch = sketches.includes('ask');
+  const bidSketch = sketches.includes('bid');
+  let previous = -1;
+  /**
+   * Reads the bucket's sections from `source` (the reader, or a page's columns); hands the
+   * asked-for ones over in range.
+   */
+  const entry = (bucket: number, bits: number, lowest = from, source: SectionSource = reader) => {
+    if (bucket <= previous) throw new RollupCodecError('range read out of bucket order');
+    previous = bucket;
+    const into = bucket < lowest || bucket >= to ? skipped : reused;
+    const row = reuse ? shared : { ...shared };
+    row.start = bucket * width;
+    const side = (name: 'ask' | 'bid', wanted: boolean, withSketch: boolean) => {
+      if (!(bits & SECTION_BITS[name])) return null;
+      if (wanted) return source.side(name, row.start, into?.[name], withSketch);
+      source.skipSide(name);
+      return null;
+    };
+    row.ask = side('ask', askWanted, askSketch);
+    row.bid = side('bid', bidWanted, bidSketch);
+    row.sales = bits & SECTION_BITS.sales ? source.sales(into?.sales) : null;
+    if (!salesWanted) row.sales = null;
+    if (into !== skipped) visit(row);
+  };
+  const perPage = PAGE_BUCKETS[tier];
+  const pages = statements.selectPages.all(
+    series,
+    Math.floor(from / perPage),
+    Math.ceil(to / perPage),
+  );
+  let page = 0;
+  const expired = honourExpired ? all.readExpired.get(tier) : 0;
+  const lowest = Math.max(from, expired ?? 0);
+  const pageEntry = (bucket: number, bits: number, source: SectionSource) =>
+    entry(bucket, bits, lowest, source);
+  const pagesBefore = (bucket: number) => {
+    for (; page < pages.length && pages[page]![0] * perPage < bucket; page += 1) {
+      walkPage(tier, pages[page]![0], pages[page]![1], reader, pageEntry);
+    }
+  };
+  const packed = statements.selectRange(columns.join(',')).get(series, from, to) ?? Buffer.alloc(0);
+  for (let at = 0; at < packed.length; at = reader.offset()) {
+    const bucket = packed.readUInt32BE(at);
+    pagesBefore(bucket);
+    reader.begin(packed, at + RANGE_HEADER_BYTES);
+    entry(bucket, packed[at + RANGE_HEADER_BYTES - 1]!);
+  }
+  pagesBefore(Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * Visits the hours of [fromMs, toMs) in order, each merged from its 10-minute buckets, expired
+ * or not (an hour is whole or not at all), lastAt dropped (only per-market 10-minute buckets
+ * dedupe). The one rule for a derived hour, whether it is read or stored (stored-hours.ts).
+ */
+export function scanDerivedHours(
+  all: RollupStatements,
+  series: number,
+  fromMs: number,
+  toMs: number,
+  sections: readonly RollupSection[],
+  visit: (hour: RollupRow) => void,
+  sketches: readonly RollupSection[] = ALL_SECTIONS,
+): void {
+  let current: RollupRow | null = null;
+  const end = () => {
+    if (current?.ask) current.ask.lastAt = null;
+    if (current?.bid) current.bid.lastAt = null;
+    if (current !== null) visit(current);
+  };
+  const add = (row: RollupRow) => {
+    const start = Math.floor(row.start / HOUR) * HOUR;
+    if (current?.start === start) return void mergeRow(current, row);
+    end();
+    current = mergeRow(emptyRow(start), row);
+  };
+  scanRange(all, series, '10m', fromMs, toMs, sections, add, true, sketches, false);
+  end();
+}
+
+/**
+ * Hours in bucket order: each stored hour, else the merge of the hour's 10-minute buckets
+ * (none below the hourly tier's expired mark).
+ */
+export function scanHours(
+  all: RollupStatements,
+  series: number,
+  fromMs: number,
+  toMs: number,
+  sections: readonly RollupSection[],
+  visit: (row: RollupRow) => void,
+  sketches: readonly RollupSection[] = ALL_SECTIONS,
+): void {
+  const stored: RollupRow[] = [];
+  scanRange(all, series, '1h', fromMs, toMs, sections, (row) => stored.push(row), false, sketches);
+  const [from, to] = rangeBounds('1h', fromMs, toMs);
+  const lowest = Math.max(from, all.readExpired.get('1h') ?? 0);
+  let next = 0;
+  const emitThrough = (start: number) => {
+    while (next < stored.length && stored[next]!.start <= start) visit(stored[next++]!);
+  };
+  const derived = (hour: RollupRow) => {
+    emitThrough(hour.start);
+    if (stored[next - 1]?.start !== hour.start) visit(hour);
+  };
+  scanDerivedHours(all, series, lowest * HOUR, to * HOUR, sections, derived, sketches);
+  emitThrough(Number.MAX_SAFE_INTEGER);
+}
