@@ -14,7 +14,7 @@ import { loadCatalogs } from '../src/catalog/index.ts';
 import { DAY, HOUR, MINUTE } from '../src/domain/clock.ts';
 import type { Observation } from '../src/domain/observation.ts';
 import { compactHistory } from '../src/store/history-compaction.ts';
-import { FOLD_POLICY } from '../src/store/sqlite/rollup-folder.ts';
+import { FOLD_POLICY } from '../src/store/sqlite/store-rollups.ts';
 import { DEFAULT_FX, type FxTable } from '../src/ingest/fx.ts';
 import { simFxRates } from '../src/markets/sim/price-model.ts';
 import { TIERS } from '../src/pricing/rollup-buckets.ts';

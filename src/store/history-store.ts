@@ -4,7 +4,7 @@
  * says what a bucket holds). Rollups are WRITTEN by PriceStore.writeBatch (so `pricing import`
  * and the simulator backfill maintain them too): PostgreSQL merges them inside the batch's
  * transaction; SQLite journals them in it and folds the journal into the rows shortly after
- * (sqlite/rollup-folder.ts). An implementation stores both and implements both ports on one
+ * (sqlite/store-rollups.ts). An implementation stores both and implements both ports on one
  * object. This port reads them and enforces retention. Every implementation passes
  * history-contract.ts; dialect specifics stay behind the port.
  */

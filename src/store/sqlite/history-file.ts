@@ -1,20 +1,15 @@
 /**
- * The history file: the rollup tables live in a SQLite file of their own, next to the prices
- * file (`prices.db` → `prices.history.db`), attached to every store connection as schema
- * `history`. A fold then holds the history file's write lock only: it neither waits for nor
- * holds up the batches another connection commits to the prices file (latest sides, journal).
+ * The history file: the rollup tables in a SQLite file of their own beside the prices file
+ * (`prices.db` → `prices.history.db`), attached to every store connection as schema `history`,
+ * so a fold holds this file's write lock only and never holds up batches committing to the
+ * prices file. It records the last journal id folded (fold_mark, in the fold's transaction: an
+ * entry is folded once even when a fold dies between the two files' commits) and per tier the
+ * highest bucket ever stored (a frontier: no row lies beyond it).
  *
- * The history file records the last journal id it has folded (fold_mark), in the same
- * transaction as the rows, so a journal entry is folded once even when a fold dies between the
- * two files' commits; and per tier the highest bucket ever stored (a frontier: no row lies
- * beyond it, so the folder need not look for one). Stores created before the split kept their
- * rollups in the prices file; attaching moves them here (copy, then drop, each committed on its
- * own, so a crash in between copies again rather than losing anything).
- *
- * The row table repeats that of migration 2 on purpose: an applied migration is never edited,
- * and this file's schema must not change when a later migration does. Closed periods are
- * packed into pages (rollup-pages.ts). History files of the run layout (rows standing for runs
- * of equal buckets, settled and late marks) are converted when attached (upgradeRuns).
+ * Older layouts are converted when attached: rollups kept in the prices file before the split
+ * move here (copy, then drop, each committed on its own), and the run layout (rows standing for
+ * runs of equal buckets, settled and late marks) becomes one row per bucket. The row table
+ * repeats migration 2's on purpose: an applied migration is never edited.
  */
 import type Database from 'better-sqlite3';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
@@ -36,7 +31,7 @@ export function historyPathOf(pricesPath: string): string {
 // One table per tier. A series is an item on one market, or the item's cross-market aggregate
 // (history_series, in the prices file); one row per (series, bucket) holds the ask, bid and
 // sales sections in the shared rollup codec (NULL when the bucket observed none of that kind).
-// bucket is floor(start / tier width); sale_units (units sold) is the sales section's n. A page
+// bucket is floor(start / tier width); sale_units is no longer written (the sales' n). A page
 // holds the buckets of period floor(bucket / PAGE_BUCKETS) of a series. Pages are a rowid
 // table: a WITHOUT ROWID table repeats its rows in interior pages and, past about 1 KB, leaves
 // half of each overflow page empty (measured: 4.0 MB on disk for 2.4 MB of 10-minute pages).

@@ -1,19 +1,24 @@
 /**
- * The rollup journal's entry format: every observation a batch hands to the rollups, one blob
- * per batch. The journal commits with the batch, so the stored rollup rows plus the journal past
- * the fold mark are always the whole truth (rollup-folder.ts). Values the rollup codec could not
- * store are refused here, inside the batch's transaction, so a bad value fails its batch instead
- * of every later fold.
+ * The rollup journal: inside a batch's transaction, every side snapshot that observes something
+ * and every newly stored sale, under their series ids, as one blob. It commits with the batch,
+ * so the rollup rows plus the journal past the fold mark are always the whole truth
+ * (store-rollups.ts decides what counts and folds it). Values the rollup codec could not store
+ * fail their batch here rather than every later fold.
  *
  * A blob is varints: FORMAT, the time of its first entry, then per entry a head (kind in the low
  * two bits, the market's on-disk code above them), the market series, aggregate series, price,
- * size and quantity, and the zigzag of its time minus the blob's first.
- * About 12 bytes an entry, against 64 for the eight float64s of the first format, which is still
- * read (a journal left by an older release): its blobs begin with a float64 kind, whose low byte
- * is 0, so they never begin with FORMAT.
+ * size and quantity, and the zigzag of its time minus the blob's first: about 12 bytes an entry.
+ * Blobs of the first format (eight float64s an entry, left by an older release) are still
+ * read: they begin with a float64 kind, whose low byte is 0, never FORMAT.
  */
 import { marketOfCode } from '../../domain/market-codes.ts';
-import { marketOrder, type SideObservation } from '../../pricing/rollups.ts';
+import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
+import {
+  entersAggregate,
+  marketOrder,
+  sideObservation,
+  type SideObservation,
+} from '../../pricing/rollups.ts';
 import {
   RollupCodecError,
   requireStorable,
@@ -22,6 +27,7 @@ import {
   zigzag,
 } from '../rollup-codec.ts';
 import { VarintWriter } from '../varint-writer.ts';
+import type { SeriesDirectory } from './series-directory.ts';
 
 /** Below 128, so it is one varint byte; never 0, the first byte of every first-format blob. */
 const FORMAT = 0x4a;
@@ -108,6 +114,37 @@ export class JournalWriter implements JournalSink {
     out.put(qty);
     out.put(zigzag(at - this.firstAt));
   }
+}
+
+/** The aggregate series slot of an observation that stays out of the aggregate. */
+const NO_SERIES = 0;
+
+/** A batch's blob (null when it observed nothing); call inside the batch's transaction. */
+export function journalBatch(
+  journal: JournalWriter,
+  directory: SeriesDirectory,
+  sides: readonly SideSnapshot[],
+  newSales: readonly SaleRecord[],
+): Buffer | null {
+  try {
+    for (const side of sides) {
+      const observation = sideObservation(side);
+      if (!observation) continue;
+      const own = directory.ensure(side.game, side.itemId, side.market);
+      const aggregate = entersAggregate(observation);
+      const all = aggregate ? directory.ensure(side.game, side.itemId, null) : NO_SERIES;
+      journal.side(own, all, observation);
+    }
+    for (const sale of newSales) {
+      const own = directory.ensure(sale.game, sale.itemId, sale.market);
+      const all = directory.ensure(sale.game, sale.itemId, null);
+      journal.sale(own, all, sale.price, sale.quantity, sale.soldAt);
+    }
+  } catch (error) {
+    journal.clear();
+    throw error;
+  }
+  return journal.isEmpty ? null : journal.take();
 }
 
 function replayCompact(blob: Uint8Array, sink: JournalSink): void {

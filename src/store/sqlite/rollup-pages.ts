@@ -122,9 +122,6 @@ export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageE
   return entries;
 }
 
-/** Units sold in a bucket: its sales section's n. */
-const unitsOf = (sales: Blob) => (sales ? new SectionReader().begin(sales).next() : null);
-
 /**
  * Turns the page of the period holding `bucket` back into loose rows (a fold is about to write
  * into it), if it is still packed. Call inside a write transaction.
@@ -136,10 +133,11 @@ export function unpackPage(
   bucket: number,
 ): void {
   const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
-  const page = statements.selectPage.get(series, period);
-  if (page === undefined) return;
+  const [found] = statements.selectPages.all(series, period, period + 1);
+  if (found === undefined) return;
+  const page = found[1];
   for (const [bucket, ask, bid, sales] of pageEntries(tier, period, page)) {
-    statements.upsertRow.run(series, bucket, ask, bid, sales, unitsOf(sales));
+    statements.upsertRow.run(series, bucket, ask, bid, sales);
   }
   statements.deletePage.run(series, period);
 }

@@ -4,16 +4,16 @@
  * trusted while no other connection has committed to the history file: its `data_version`
  * moves when one has (own commits leave it alone), and then the cache starts over. A failed
  * fold, or an upkeep step on this connection, also empties it, as does outgrowing its limit.
- * A bucket of a packed period is read from its page (rollup-pages.ts); the fold unpacks the
- * page back into loose rows before it writes the bucket.
+ * Rows are only read inside a fold's transaction, to be written: a bucket of a packed period
+ * has its page unpacked back into loose rows first (rollup-pages.ts).
  */
 import type Database from 'better-sqlite3';
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
 import { decodeSales, decodeSide } from '../rollup-codec.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
-import { PAGE_BUCKETS, pageEntries } from './rollup-pages.ts';
-import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
+import { unpackPage } from './rollup-pages.ts';
+import type { RollupStatements, RowOfPeriod } from './rollup-statements.ts';
 
 /** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */
 export const ROW_CACHE_LIMIT = 100_000;
@@ -25,20 +25,14 @@ export const ROW_CACHE_LIMIT = 100_000;
 type RowTable = Record<Tier, (CachedRow[] | undefined)[]>;
 const emptyTable = (): RowTable => ({ '10m': [], '1h': [], '1d': [] });
 
-export const DIRTY_ASK = 1;
-export const DIRTY_BID = 2;
-export const DIRTY_SALES = 4;
-
 export interface CachedRow {
   tier: Tier;
   series: number;
   bucket: number;
   row: RollupRow;
-  /** DIRTY_* bits: sections changed by the current batch. */
+  /** SECTION_BITS of the sections the current fold changed. */
   dirty: number;
-  /** The bucket's period is packed: unpack it before writing this row. */
-  packed: boolean;
-  /** The bucket has a stored row (loose or in a page). */
+  /** The bucket has a stored row. */
   stored: boolean;
 }
 
@@ -51,17 +45,6 @@ function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
   };
 }
 
-/** The stored bucket, as a loose row or from its period's page (then `packed`). */
-function storedRow(statements: TierStatements, tier: Tier, series: number, bucket: number) {
-  const loose = statements.selectRows.get(series, bucket, bucket + 1);
-  if (loose) return { found: loose, packed: false };
-  const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
-  const page = statements.selectPage.get(series, period);
-  if (page === undefined) return { found: undefined, packed: false };
-  const found = pageEntries(tier, period, page).find((entry) => entry[0] === bucket);
-  return { found, packed: true };
-}
-
 export class RollupRowCache {
   private rows = emptyTable();
   private size = 0;
@@ -71,7 +54,7 @@ export class RollupRowCache {
   private seen: number | null = null;
 
   /**
-   * Per tier, the highest bucket any row was ever stored with (rollup-folder.ts keeps it): a
+   * Per tier, the highest bucket any row was ever stored with (store-rollups.ts keeps it): a
    * bucket above it has no row, so reading one is skipped (most misses are such new buckets).
    */
   readonly frontier: Record<Tier, number> = { '10m': -1, '1h': -1, '1d': -1 };
@@ -104,12 +87,14 @@ export class RollupRowCache {
       if (held[index]!.bucket === bucket) return held[index]!;
     }
     const start = bucket * TIER_MS[tier];
-    const { found, packed } =
-      bucket > this.frontier[tier]
-        ? { found: undefined, packed: false }
-        : storedRow(this.statements.tiers[tier], tier, series, bucket);
+    const statements = this.statements.tiers[tier];
+    let found: RowOfPeriod | undefined;
+    if (bucket <= this.frontier[tier]) {
+      unpackPage(statements, tier, series, bucket);
+      found = statements.selectRows.get(series, bucket, bucket + 1);
+    }
     const row = found ? decodeRow(start, found) : emptyRow(start);
-    const cached = { tier, series, bucket, row, dirty: 0, packed, stored: found !== undefined };
+    const cached = { tier, series, bucket, row, dirty: 0, stored: found !== undefined };
     held.push(cached);
     this.size += 1;
     return cached;

@@ -14,15 +14,6 @@ export const RANGE_HEADER_BYTES = 5;
 type Blob = Buffer | null;
 export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
-function memoize<T>(make: (key: string) => T): (key: string) => T {
-  const made = new Map<string, T>();
-  return (key) => {
-    let value = made.get(key);
-    if (value === undefined) made.set(key, (value = make(key)));
-    return value;
-  };
-}
-
 /**
  * Range read of the given sections (a subset of ask, bid, sales) as ONE blob, oldest bucket
  * first: per row RANGE_HEADER_BYTES of header, then those sections' bytes back to back.
@@ -32,7 +23,8 @@ function memoize<T>(make: (key: string) => T): (key: string) => T {
  * buckets ascend. Binds (series, from, to).
  */
 function rangeStatement(db: Database.Database, table: string) {
-  return memoize((columns: string) => {
+  const prepared = new Map<string, Database.Statement<[number, number, number], Buffer | null>>();
+  const prepare = (columns: string) => {
     const sections = columns.split(',') as (keyof typeof SECTION_BITS)[];
     const flags = sections.map((name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name]}`);
     const bytes = sections.map((name) => `ifnull(${name}, x'')`);
@@ -44,17 +36,17 @@ function rangeStatement(db: Database.Database, table: string) {
            FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket)`,
       )
       .pluck();
-  });
+  };
+  return (columns: string) => {
+    let statement = prepared.get(columns);
+    if (!statement) prepared.set(columns, (statement = prepare(columns)));
+    return statement;
+  };
 }
 
 function pageStatements(db: Database.Database, tier: Tier) {
   const table = `${HISTORY_SCHEMA}.pages_${tier}`;
   return {
-    selectPage: db
-      .prepare<[number, number], Buffer>(
-        `SELECT data FROM ${table} WHERE series = ? AND period = ?`,
-      )
-      .pluck(),
     /** Binds (series, from, to): the pages of periods in [from, to), oldest first. */
     selectPages: db
       .prepare<[number, number, number], [period: number, data: Buffer]>(
@@ -74,11 +66,10 @@ function tierStatements(db: Database.Database, tier: Tier) {
   const table = `${HISTORY_SCHEMA}.rollups_${tier}`;
   return {
     /** NULL sections leave the stored ones alone (a section, once there, is never removed). */
-    upsertRow: db.prepare<[number, number, Blob, Blob, Blob, number | null]>(`
-      INSERT INTO ${table} (series, bucket, ask, bid, sales, sale_units) VALUES (?, ?, ?, ?, ?, ?)
+    upsertRow: db.prepare<[number, number, Blob, Blob, Blob]>(`
+      INSERT INTO ${table} (series, bucket, ask, bid, sales) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (series, bucket) DO UPDATE SET ask = coalesce(excluded.ask, ask),
-        bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales),
-        sale_units = coalesce(excluded.sale_units, sale_units)`),
+        bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales)`),
     selectRange: rangeStatement(db, table),
     /** Binds (series, before): a series' first loose bucket before `before`, if any. */
     firstBefore: db
@@ -101,9 +92,6 @@ function tierStatements(db: Database.Database, tier: Tier) {
     /** The bucket at 0-based position `offset` among a series' expired buckets, if any. */
     expiredAt: db.prepare<[number, number, number], { bucket: number }>(
       `SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket LIMIT 1 OFFSET ?`,
-    ),
-    deleteBefore: db.prepare<[number, number]>(
-      `DELETE FROM ${table} WHERE series = ? AND bucket < ?`,
     ),
   };
 }
@@ -129,9 +117,10 @@ export function prepareRollupStatements(db: Database.Database) {
       )
       .raw(),
     insertJournal: db.prepare<[Buffer]>('INSERT INTO rollup_journal (entries) VALUES (?)'),
+    /** The journal entry after an id (one at a time: a fold writes between them). */
     journalAfter: db
       .prepare<[number], [id: number, entries: Buffer]>(
-        'SELECT id, entries FROM rollup_journal WHERE id > ? ORDER BY id',
+        'SELECT id, entries FROM rollup_journal WHERE id > ? ORDER BY id LIMIT 1',
       )
       .raw(),
     deleteJournalThrough: db.prepare<[number]>('DELETE FROM rollup_journal WHERE id <= ?'),
@@ -144,15 +133,9 @@ export function prepareRollupStatements(db: Database.Database) {
          FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
       )
       .raw(),
-    /** After a fold, per tier (10m, 1h, 1d): raises the frontier to the highest bucket written. */
-    foldedBuckets: db.prepare<number[]>(
-      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET
-         ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')}
-       WHERE id = 1`,
-    ),
-    /** Binds (journal id, then per tier the highest bucket written): ends a fold. */
+    /** Binds (last journal id folded, then per tier the highest bucket written): each only rises. */
     markFolded: db.prepare<number[]>(
-      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = ?,
+      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = max(journal_id, ?),
          ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')}
        WHERE id = 1`,
     ),

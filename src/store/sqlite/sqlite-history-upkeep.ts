@@ -1,15 +1,12 @@
 /**
- * The upkeep steps of the SQLite history: retention and packing. Both walk the series in id
- * order in short steps, each one transaction that first takes the history file's write lock; a
- * step that changed anything empties this connection's row cache (a fold thread's cache
- * notices the history file's data_version move).
- *
- * Retention deletes each series' expired loose rows with a primary-key range delete, so a step
- * costs what it deletes (plus one seek per series), then its pages whose period has expired
- * (rollup-pages.ts: reads skip the expired buckets of a page reaching past the cutoff, below the
- * tier's expired mark that each step raises). Packing turns the loose rows of
- * every period that ended by the cutoff into pages (rollup-pages.ts): the loose rows below the
- * cutoff are the work list, so a pass that finds nothing new costs one seek per series.
+ * The upkeep steps of the SQLite history: retention and packing, each a walk over the series in
+ * id order in short steps of one transaction that first takes the history file's write lock (a
+ * step that changed anything empties this connection's row cache; another's notices).
+ * Retention range-deletes each series' expired loose rows, storing the hours of 10-minute ones
+ * first (stored-hours.ts), then its pages whose period has expired; reads skip the expired
+ * buckets of a page reaching past the cutoff (the tier's expired mark, raised by each step).
+ * Packing turns the loose rows of every period that ended by the cutoff into pages
+ * (rollup-pages.ts); a pass that finds nothing new costs one seek per series.
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -78,7 +75,7 @@ function deleteSome(
   const bound = beyond ? beyond.bucket : cutoff;
   const first = tens ? statements.firstBefore.get(series, bound) : undefined;
   if (first !== undefined) storeHoursOf(all, series, first, bound);
-  const rows = statements.deleteBefore.run(series, bound).changes;
+  const rows = statements.deleteRows.run(series, 0, bound).changes;
   const perPage = PAGE_BUCKETS[tier];
   const beforeExpiry = tens
     ? (period: number) => void storeHoursOf(all, series, period * perPage, (period + 1) * perPage)

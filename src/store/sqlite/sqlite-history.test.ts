@@ -10,7 +10,7 @@ import { compactHistory } from '../history-compaction.ts';
 import { historyStoreContract } from '../history-contract.ts';
 import { ask, bid, ITEM, sale, SERIES } from '../history-contract-support.ts';
 import { prepareRollupStatements } from './rollup-statements.ts';
-import { FOLD_POLICY } from './rollup-folder.ts';
+import { FOLD_POLICY } from './store-rollups.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 import { queryPlan } from './test-support.ts';
 

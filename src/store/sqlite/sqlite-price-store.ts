@@ -15,9 +15,9 @@
  * (about 50 ms per 10k sides here); ingest sizes its batches accordingly.
  *
  * History: the same object is the HistoryStore. writeBatch's transaction also journals the
- * batch for the rollups (rollup-recorder.ts): the sides it stores and the sales that were new.
+ * batch for the rollups (rollup-journal.ts): the sides it stores and the sales that were new.
  * The store folds the journal into the rollup rows of the history file (history-file.ts,
- * rollup-folder.ts) when due (FOLD_POLICY: about every 10 s, sooner under volume), after a
+ * store-rollups.ts) when due (FOLD_POLICY: about every 10 s, sooner under volume), after a
  * batch or on an idle check. A store folds what it journaled itself before it reads history or
  * runs a retention step, and on close; journal entries left by a process that died are folded
  * by the next store that opens the files. A side older than the stored one of its key leaves the

@@ -1,22 +1,93 @@
 /**
- * The rollup side of one SQLite store object: it journals each batch inside the batch's
- * transaction (rollup-recorder.ts) and folds the journal on its own connection
- * (rollup-folder.ts) when FOLD_POLICY says so: checked after each batch and once a second. It
- * remembers the last journal id it wrote, so reads and retention steps fold first only when
- * this object journaled something not folded yet; a store that only reads never folds, except
- * on open (by default): what a process that died left in the journal.
+ * The rollup side of one SQLite store object. Inside each batch's transaction it journals the
+ * batch (rollup-journal.ts). A fold is one transaction that takes the history file's write lock,
+ * replays the journal past the history file's fold mark straight into the decoded rows it
+ * touches (rollup-row-cache.ts: the 10m and 1d rows, and the 1h row only where that hour is
+ * stored, stored-hours.ts), writes each changed row once and moves the mark to the last journal
+ * id folded. A snapshot already counted is dropped on the way (recordSide: its 10-minute row's
+ * lastAt). Rows and mark commit together, so any number of folders on one store fold every
+ * entry exactly once, and one that dies loses nothing; folded entries are deleted afterwards.
+ *
+ * The store folds on its own connection when FOLD_POLICY says so, checked after each batch and
+ * once a second, and before reads and retention steps when it journaled something not folded
+ * yet; a store that only reads never folds, except on open (by default) what a process that
+ * died left in the journal.
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
-import { createRollupFolder, FOLD_POLICY } from './rollup-folder.ts';
-import { createRollupRecorder } from './rollup-recorder.ts';
-import { RollupRowCache } from './rollup-row-cache.ts';
+import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { emptyRow, recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
+import { encodeSalesTransient, encodeSideTransient, resetTransient } from '../rollup-codec.ts';
+import { journalBatch, JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
+import { SECTION_BITS } from './rollup-pages.ts';
+import { RollupRowCache, type CachedRow } from './rollup-row-cache.ts';
 import { prepareRollupStatements, type RollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
 
-/** How often a store checks whether its journal is due for a fold. */
-const FOLD_CHECK_MS = 1000;
+/**
+ * When a fold is due: this long after the last one, or this many batches journaled since;
+ * checked after each batch and every checkMs.
+ */
+export const FOLD_POLICY = { intervalMs: 10_000, batches: 500, checkMs: 1000 };
+
+/** Changed rows a transaction folds at most; the rest of the journal goes to the next one. */
+const ROWS_PER_FOLD = 50_000;
+
+function writeRows(statements: RollupStatements, changed: readonly CachedRow[]): void {
+  for (const cached of changed) {
+    const { row, dirty, tier, series, bucket } = cached;
+    resetTransient();
+    const wants = (section: keyof typeof SECTION_BITS) => dirty & SECTION_BITS[section];
+    const ask = wants('ask') && row.ask ? encodeSideTransient('ask', row.ask, row.start) : null;
+    const bid = wants('bid') && row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
+    const sales = wants('sales') && row.sales ? encodeSalesTransient(row.sales) : null;
+    statements.tiers[tier].upsertRow.run(series, bucket, ask, bid, sales);
+    cached.dirty = 0;
+    cached.stored = true;
+  }
+}
+
+/** Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed. */
+function rowSink(cache: RollupRowCache, changed: CachedRow[]): JournalSink {
+  const touched: CachedRow[] = [];
+  /** Where an observation of an hour that is not stored goes (the hour is derived). */
+  const discarded = emptyRow(0);
+  let own = 0;
+  let all = 0;
+  let at = 0;
+  const rows: RowLookup = (scope, tier: Tier) => {
+    const series = scope === 'market' ? own : all;
+    const cached = tier === '1h' && !cache.mayHold(tier, at) ? null : cache.get(tier, series, at);
+    if (tier === '1h' && !cached?.stored) {
+      discarded.ask = discarded.bid = discarded.sales = null;
+      return discarded;
+    }
+    touched.push(cached!);
+    return cached!.row;
+  };
+  const entry = (marketSeries: number, aggregateSeries: number, time: number) => {
+    [own, all, at] = [marketSeries, aggregateSeries, time];
+    touched.length = 0;
+  };
+  const markTouched = (section: number) => {
+    for (const cached of touched) {
+      if (cached.dirty === 0) changed.push(cached);
+      cached.dirty |= section;
+    }
+  };
+  return {
+    side(marketSeries, aggregateSeries, obs) {
+      entry(marketSeries, aggregateSeries, obs.at);
+      if (recordSide(rows, obs)) markTouched(SECTION_BITS[obs.side]);
+    },
+    sale(marketSeries, aggregateSeries, price, units, time) {
+      entry(marketSeries, aggregateSeries, time);
+      recordSale(rows, price, units);
+      markTouched(SECTION_BITS.sales);
+    },
+  };
+}
 
 export interface StoreRollupsOptions {
   clock: Clock;
@@ -49,20 +120,65 @@ export function openStoreRollups(
 ): StoreRollups {
   const statements = prepareRollupStatements(db);
   const directory = new SeriesDirectory(statements);
-  const recorder = createRollupRecorder(statements, directory);
+  const journal = new JournalWriter();
   const cache = new RollupRowCache(db, statements);
-  const folder = createRollupFolder(db, statements, cache);
+  let mark = statements.readMark.get()!;
+  const changed: CachedRow[] = [];
+  const sink = rowSink(cache, changed);
+
+  /** Folds journal entries past the mark; `more` when it stopped at the row limit. */
+  const foldSome = db.transaction(() => {
+    statements.lockHistory.run();
+    cache.begin();
+    const stored = statements.readFrontiers.get()!;
+    TIERS.forEach((tier, index) => (cache.frontier[tier] = stored[index]!));
+    let through = statements.readMark.get()!;
+    let more = false;
+    for (let entry = statements.journalAfter.get(through); entry && !more;) {
+      replayJournal(entry[1], sink);
+      through = entry[0];
+      more = changed.length >= ROWS_PER_FOLD;
+      entry = statements.journalAfter.get(through);
+    }
+    for (const row of changed) {
+      cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
+    }
+    writeRows(statements, changed);
+    statements.markFolded.run(through, ...TIERS.map((tier) => cache.frontier[tier]));
+    return { through, more };
+  });
+
+  const foldOnce = () => {
+    try {
+      const { through, more } = foldSome();
+      mark = through;
+      cache.committed();
+      return more;
+    } catch (error) {
+      cache.invalidate();
+      throw error;
+    } finally {
+      changed.length = 0;
+    }
+  };
+
   let recorded: number | null = null;
   let journaledThrough = 0;
   let batchesSinceFold = 0;
   let lastFoldAt = options.clock.now();
 
   const fold = () => {
-    folder.foldAll();
+    while (foldOnce());
+    // Cleanup only: the mark already excludes these, and the next fold deletes them too.
+    try {
+      statements.deleteJournalThrough.run(mark);
+    } catch {
+      // retried by the next fold
+    }
     lastFoldAt = options.clock.now();
     batchesSinceFold = 0;
   };
-  const unfolded = () => journaledThrough > folder.foldedThrough();
+  const unfolded = () => journaledThrough > mark;
   const foldIfDue = () => {
     const waited = options.clock.now() - lastFoldAt;
     if (!unfolded() || (waited < FOLD_POLICY.intervalMs && batchesSinceFold < FOLD_POLICY.batches))
@@ -75,13 +191,14 @@ export function openStoreRollups(
   };
 
   if (options.foldOnOpen !== false) fold();
-  const timer = setInterval(foldIfDue, FOLD_CHECK_MS).unref();
+  const timer = setInterval(foldIfDue, FOLD_POLICY.checkMs).unref();
 
   return {
     statements,
     directory,
     record(sides, newSales) {
-      recorded = recorder.record(sides, newSales);
+      const blob = journalBatch(journal, directory, sides, newSales);
+      recorded = blob && Number(statements.insertJournal.run(blob).lastInsertRowid);
     },
     committed() {
       directory.commit();

@@ -3,7 +3,7 @@
  * but read as the merge of its six 10-minute buckets (exact: rollups.ts). Only when retention
  * removes an hour's 10-minute buckets is the hour written, as a loose 1h row (packed later as
  * usual), in the same transaction as the removal. A stored hour always wins over the merge: the
- * fold keeps merging late data into it (rollup-folder.ts), and data dirs of the layout that
+ * fold keeps merging late data into it (store-rollups.ts), and data dirs of the layout that
  * stored every hour stay as they are. Both tiers are read with the scans of history-scan.ts.
  */
 import { TIER_MS } from '../../pricing/rollup-buckets.ts';
@@ -49,10 +49,10 @@ export function storeHoursOf(
     const ask = row.ask ? encodeSide('ask', row.ask, row.start) : null;
     const bid = row.bid ? encodeSide('bid', row.bid, row.start) : null;
     const sales = row.sales ? encodeSales(row.sales) : null;
-    statements.tiers['1h'].upsertRow.run(series, hour, ask, bid, sales, row.sales?.n ?? null);
+    statements.tiers['1h'].upsertRow.run(series, hour, ask, bid, sales);
     highest = hour;
   };
   scanDerivedHours(statements, series, first * HOUR, end * HOUR, ALL_SECTIONS, write);
-  if (highest >= 0) statements.foldedBuckets.run(-1, highest, -1);
+  if (highest >= 0) statements.markFolded.run(0, -1, highest, -1);
   return highest;
 }
