@@ -33,8 +33,9 @@ describe('Redis support without a server', () => {
 
 describe('Redis support', needsRedis, () => {
   let redis: Redis;
-  before(() => {
+  before(async () => {
     redis = openRedis(REDIS_URL);
+    await whenReady(redis);
   });
   after(async () => {
     await closeRedis(redis);

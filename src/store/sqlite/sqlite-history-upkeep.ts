@@ -22,93 +22,76 @@ const SERIES_PER_STEP = 2_000;
 type Upkeep = Pick<Required<HistoryStore>, 'deleteRollupsBefore' | 'packBefore'>;
 type Ready = () => Pick<StoreRollups, 'statements' | 'flushOwn' | 'rowsRewritten'>;
 
-interface StepOfSeries {
-  /** Buckets deleted or packed: what the step's budget counts. */
-  changed: number;
-  /** False when the series has more to do: the step ends, resuming at the same series. */
-  finished: boolean;
-}
-
-type SeriesWork = (statements: RollupStatements, series: number, limit: number) => StepOfSeries;
-
-interface StepResult {
-  changed: number;
-  next: string | null;
-}
+/**
+ * Works on one series, about `limit` buckets at most; returns the buckets deleted or packed, and
+ * whether the series is finished (if not, the step ends and the next resumes at it).
+ */
+type SeriesWork = (series: number, limit: number) => { changed: number; finished: boolean };
 
 /** One step over the series from `cursor`; returns the buckets changed and the next cursor. */
 function walkSeries(
-  ready: Ready,
-  tier: Tier,
+  statements: RollupStatements,
   cursor: string | null,
-  maxRows: number,
+  max: number,
   work: SeriesWork,
-): StepResult {
-  const { statements } = ready();
+) {
   let changed = 0;
   const ids = statements.seriesFrom.all(Number(cursor ?? 0), SERIES_PER_STEP).map((row) => row[0]);
   for (const id of ids) {
-    const step = work(statements, id, maxRows - changed);
+    const step = work(id, max - changed);
     changed += step.changed;
     if (!step.finished) return { changed, next: `${id}` };
-    if (changed >= maxRows) return { changed, next: `${id + 1}` };
+    if (changed >= max) return { changed, next: `${id + 1}` };
   }
   const last = ids[ids.length - 1];
   const done = ids.length < SERIES_PER_STEP || last === undefined;
   return { changed, next: done ? null : `${last + 1}` };
 }
 
-/**
- * Deletes at most about `limit` of a series' buckets below `cutoff`, rows then pages; the
- * hours of 10-minute buckets are stored first.
- */
-function deleteSome(
-  all: RollupStatements,
-  tier: Tier,
-  series: number,
-  cutoff: number,
-  limit: number,
-): StepOfSeries {
-  const statements = all.tiers[tier];
-  const tens = tier === '10m';
-  const beyond = statements.expiredAt.get(series, cutoff, limit);
-  const bound = beyond ? beyond.bucket : cutoff;
-  const first = tens ? statements.firstBefore.get(series, bound) : undefined;
-  if (first !== undefined) storeHoursOf(all, series, first, bound);
-  const rows = statements.deleteRows.run(series, 0, bound).changes;
-  const perPage = PAGE_BUCKETS[tier];
-  const beforeExpiry = tens
-    ? (period: number) => void storeHoursOf(all, series, period * perPage, (period + 1) * perPage)
-    : undefined;
-  const pages = beyond
-    ? { deleted: 0, more: false }
-    : expirePages(statements, tier, series, cutoff, limit - rows, beforeExpiry);
-  const changed = rows + pages.deleted;
-  return { changed, finished: !beyond && !pages.more };
-}
+/** Deletes a series' buckets below `cutoff`, rows then pages, storing the hours of 10m ones first. */
+const deleteSome =
+  (all: RollupStatements, tier: Tier, cutoff: number): SeriesWork =>
+  (series, limit) => {
+    const statements = all.tiers[tier];
+    const tens = tier === '10m';
+    const beyond = statements.expiredAt.get(series, cutoff, limit);
+    const bound = beyond ? beyond.bucket : cutoff;
+    const first = tens ? statements.firstBefore.get(series, bound) : undefined;
+    if (first !== undefined) storeHoursOf(all, series, first, bound);
+    const rows = statements.deleteRows.run(series, 0, bound).changes;
+    if (beyond) return { changed: rows, finished: false };
+    const perPage = PAGE_BUCKETS[tier];
+    const beforeExpiry = (period: number) =>
+      void storeHoursOf(all, series, period * perPage, (period + 1) * perPage);
+    const pages = expirePages(
+      statements,
+      tier,
+      series,
+      cutoff,
+      limit - rows,
+      tens ? beforeExpiry : undefined,
+    );
+    return { changed: rows + pages.deleted, finished: !pages.more };
+  };
 
-/** Packs a series' loose rows of periods that end by `cutoff`, about `limit` rows at most. */
-function packSome(
-  all: RollupStatements,
-  tier: Tier,
-  series: number,
-  cutoff: number,
-  limit: number,
-): StepOfSeries {
-  const statements = all.tiers[tier];
-  const width = PAGE_BUCKETS[tier];
-  const end = Math.floor(cutoff / width) * width;
-  let packed = 0;
-  for (;;) {
-    const first = statements.firstBefore.get(series, end);
-    const finished = first === undefined;
-    if (finished || packed >= limit) return { changed: packed, finished };
-    packed += packPeriod(statements, tier, series, Math.floor(first / width));
-  }
-}
+/** Packs a series' loose rows of periods that end by `cutoff`. */
+const packSome =
+  (all: RollupStatements, tier: Tier, cutoff: number): SeriesWork =>
+  (series, limit) => {
+    const statements = all.tiers[tier];
+    const width = PAGE_BUCKETS[tier];
+    const end = Math.floor(cutoff / width) * width;
+    let packed = 0;
+    for (;;) {
+      const first = statements.firstBefore.get(series, end);
+      const finished = first === undefined;
+      if (finished || packed >= limit) return { changed: packed, finished };
+      packed += packPeriod(statements, tier, series, Math.floor(first / width));
+    }
+  };
 
 export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep {
-  const inTransaction = db.transaction((body: () => StepResult) => {
+  const inTransaction = db.transaction((body: () => ReturnType<typeof walkSeries>) => {
     ready().statements.lockHistory.run();
     return body();
   });
@@ -118,13 +101,12 @@ export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep
     (work: typeof deleteSome, prepare?: (tier: Tier, cutoff: number) => void) =>
     async (tier: Tier, beforeMs: number, options: { cursor: string | null; maxRows: number }) => {
       await ready().flushOwn();
+      const { statements } = ready();
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
       const maxRows = Math.max(1, options.maxRows);
       const result = inTransaction(() => {
         prepare?.(tier, cutoff);
-        return walkSeries(ready, tier, options.cursor, maxRows, (statements, id, limit) =>
-          work(statements, tier, id, cutoff, limit),
-        );
+        return walkSeries(statements, options.cursor, maxRows, work(statements, tier, cutoff));
       });
       if (result.changed > 0) ready().rowsRewritten();
       return { deleted: result.changed, cursor: result.next } satisfies CompactionStep;
