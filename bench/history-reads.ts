@@ -49,13 +49,13 @@ function report(label: string, latency: Latency & { points: number }, baseline?:
   );
 }
 
-/** The item whose aggregate has the most hourly bytes (one of the densely backfilled). */
+/** The item whose aggregate has the most 10-minute bytes, which its hours derive from (one of the densely backfilled). */
 function densestItem(store: SqlitePriceStore): string {
   return store.db
     .prepare<[], string>(
       `SELECT s.item_id FROM history_series s JOIN (
-         SELECT series, length(data) AS size FROM history.pages_1h
-         UNION ALL SELECT series, length(ask) FROM history.rollups_1h) r ON r.series = s.id
+         SELECT series, length(data) AS size FROM history.pages_10m
+         UNION ALL SELECT series, length(ask) FROM history.rollups_10m) r ON r.series = s.id
        WHERE s.game = 'cs2' AND s.market = '' GROUP BY s.id
        ORDER BY sum(r.size) DESC, s.item_id LIMIT 1`,
     )

@@ -186,6 +186,7 @@ export function openStoreRollups(
     try {
       fold();
     } catch (error) {
+      lastFoldAt = options.clock.now();
       options.onFoldError(error instanceof Error ? (error.stack ?? error.message) : String(error));
     }
   };

@@ -1,0 +1,72 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DAY, manualClock, MINUTE } from '../../domain/clock.ts';
+import { T0 } from '../contract-fixtures.ts';
+import { ask, sale, SERIES } from '../history-contract-support.ts';
+import { FOLD_POLICY } from './store-rollups.ts';
+import { createSqlitePriceStore } from './sqlite-price-store.ts';
+
+const journaled = (store: ReturnType<typeof createSqlitePriceStore>) =>
+  store.db.prepare('SELECT count(*) FROM rollup_journal').pluck().get() as number;
+const mark = (store: ReturnType<typeof createSqlitePriceStore>) =>
+  store.db.prepare('SELECT journal_id FROM history.fold_mark').pluck().get() as number;
+
+describe('folding the rollup journal', () => {
+  test('a journal longer than one fold transaction folds whole, each entry once', async () => {
+    const store = createSqlitePriceStore({ path: ':memory:' });
+    await store.init();
+    // Three batches of 10,000 items, 40,000 changed rows each (own and aggregate, 10m and 1d):
+    // a transaction stops after the blob that reaches 50,000, so this takes two.
+    const items = 30_000;
+    for (let first = 0; first < items; first += 10_000) {
+      const sides = Array.from({ length: 10_000 }, (_, index) => ({
+        ...ask('skinport', 1000 + first + index, MINUTE),
+        itemId: `item-${first + index}`,
+      }));
+      await store.writeBatch({ sides, sales: [], listings: [] });
+    }
+    await store.writeBatch({ sides: [ask('skinport', 1234, 2 * MINUTE)], sales: [], listings: [] });
+    await store.flushRollups();
+    const rows = store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
+    assert.equal(rows, 2 * (items + 1));
+    assert.equal(journaled(store), 0);
+    const key = { ...SERIES.aggregate, itemId: 'item-29999' };
+    const [day] = await store.readRollups(key, '1d', 0, T0 + DAY);
+    assert.equal(day?.ask?.prices.n, 1);
+    assert.equal(day?.ask?.prices.min, 1000 + items - 1);
+    await store.close();
+  });
+
+  test('a fold that fails is reported, keeps its entries and mark, and is retried', async () => {
+    const clock = manualClock(T0);
+    const errors: string[] = [];
+    const store = createSqlitePriceStore({
+      path: ':memory:',
+      clock,
+      onFoldError: (message) => errors.push(message),
+    });
+    await store.init();
+    await store.writeBatch({ sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] });
+    // A blob no release writes: the compact format's first byte, then nothing readable.
+    store.db.prepare('INSERT INTO rollup_journal (entries) VALUES (?)').run(Buffer.of(0x4a, 0xff));
+    clock.advance(FOLD_POLICY.intervalMs);
+    await store.writeBatch({ sides: [], sales: [sale('csfloat', 1150, 2, MINUTE)], listings: [] });
+    assert.equal(errors.length, 1, 'the due fold failed and said so');
+    assert.equal(mark(store), 0, 'nothing folded');
+    assert.equal(journaled(store), 3, 'every entry kept');
+    await store.writeBatch({
+      sides: [],
+      sales: [sale('csfloat', 1150, 1, 2 * MINUTE)],
+      listings: [],
+    });
+    assert.equal(errors.length, 1, 'a failed fold is retried after the interval, not at once');
+    await assert.rejects(store.flushRollups(), /./, 'a flush fails the same way');
+
+    store.db.prepare('DELETE FROM rollup_journal WHERE id = 2').run();
+    await store.flushRollups();
+    const [row] = await store.readRollups(SERIES.aggregate, '1d', 0, T0 + DAY);
+    assert.equal(row?.ask?.prices.n, 1);
+    assert.equal(row?.sales?.n, 3);
+    await store.close();
+  });
+});
