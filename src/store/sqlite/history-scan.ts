@@ -28,24 +28,24 @@ function reusableRow() {
   return { ask: partial(), bid: partial(), sales: partial().prices };
 }
 
-/**
- * Visits a series' buckets of [fromMs, toMs) in order with the asked-for sections (with their
- * sketches if in `sketches`), one row refilled for every bucket if `reuse`. Page buckets below
- * the tier's expired mark are gone (expirePages) unless `honourExpired` is false.
- */
-export function scanRange(
-  all: RollupStatements,
-  series: number,
-  tier: Tier,
-  fromMs: number,
-  toMs: number,
-  sections: readonly RollupSection[],
-  visit: (row: RollupRow) => void,
-  reuse: boolean,
-  sketches: readonly RollupSection[] = ALL_SECTIONS,
-  honourExpired = true,
-): void {
-  const [from, to] = rangeBounds(tier, fromMs, toMs);
+/** What a scan reads of a series' buckets in [fromMs, toMs), and whom it hands them to. */
+export interface Scan {
+  fromMs: number;
+  toMs: number;
+  sections: readonly RollupSection[];
+  visit: (row: RollupRow) => void;
+  /** The sections read with their sketches (default: all). */
+  sketches?: readonly RollupSection[];
+  /** One row refilled for every bucket: the visitor must not keep it (default false). */
+  reuse?: boolean;
+  /** Page buckets below the tier's expired mark are gone, expirePages (default true). */
+  honourExpired?: boolean;
+}
+
+/** Visits a series' buckets of a tier in order with the asked-for sections. */
+export function scanRange(all: RollupStatements, series: number, tier: Tier, scan: Scan): void {
+  const { sections, visit, sketches = ALL_SECTIONS, reuse = false } = scan;
+  const [from, to] = rangeBounds(tier, scan.fromMs, scan.toMs);
   const width = TIER_MS[tier];
   const columns = ALL_SECTIONS.filter((name) => sections.includes(name));
   if (columns.length === 0) return;
@@ -89,7 +89,7 @@ export function scanRange(
     Math.ceil(to / perPage),
   );
   let page = 0;
-  const expired = honourExpired ? all.readExpired.get(tier) : 0;
+  const expired = scan.honourExpired === false ? 0 : all.readExpired.get(tier);
   const lowest = Math.max(from, expired ?? 0);
   const pageEntry = (bucket: number, bits: number, source: SectionSource) =>
     entry(bucket, bits, lowest, source);
@@ -113,20 +113,12 @@ export function scanRange(
  * or not (an hour is whole or not at all), lastAt dropped (only per-market 10-minute buckets
  * dedupe). The one rule for a derived hour, whether it is read or stored (stored-hours.ts).
  */
-export function scanDerivedHours(
-  all: RollupStatements,
-  series: number,
-  fromMs: number,
-  toMs: number,
-  sections: readonly RollupSection[],
-  visit: (hour: RollupRow) => void,
-  sketches: readonly RollupSection[] = ALL_SECTIONS,
-): void {
+export function scanDerivedHours(all: RollupStatements, series: number, scan: Scan): void {
   let current: RollupRow | null = null;
   const end = () => {
     if (current?.ask) current.ask.lastAt = null;
     if (current?.bid) current.bid.lastAt = null;
-    if (current !== null) visit(current);
+    if (current !== null) scan.visit(current);
   };
   const add = (row: RollupRow) => {
     const start = Math.floor(row.start / HOUR) * HOUR;
@@ -134,7 +126,7 @@ export function scanDerivedHours(
     end();
     current = mergeRow(emptyRow(start), row);
   };
-  scanRange(all, series, '10m', fromMs, toMs, sections, add, true, sketches, false);
+  scanRange(all, series, '10m', { ...scan, visit: add, reuse: true, honourExpired: false });
   end();
 }
 
@@ -142,18 +134,11 @@ export function scanDerivedHours(
  * Hours in bucket order: each stored hour, else the merge of the hour's 10-minute buckets
  * (none below the hourly tier's expired mark).
  */
-export function scanHours(
-  all: RollupStatements,
-  series: number,
-  fromMs: number,
-  toMs: number,
-  sections: readonly RollupSection[],
-  visit: (row: RollupRow) => void,
-  sketches: readonly RollupSection[] = ALL_SECTIONS,
-): void {
+export function scanHours(all: RollupStatements, series: number, scan: Scan): void {
+  const { visit } = scan;
   const stored: RollupRow[] = [];
-  scanRange(all, series, '1h', fromMs, toMs, sections, (row) => stored.push(row), false, sketches);
-  const [from, to] = rangeBounds('1h', fromMs, toMs);
+  scanRange(all, series, '1h', { ...scan, visit: (row) => stored.push(row), reuse: false });
+  const [from, to] = rangeBounds('1h', scan.fromMs, scan.toMs);
   const lowest = Math.max(from, all.readExpired.get('1h') ?? 0);
   let next = 0;
   const emitThrough = (start: number) => {
@@ -163,6 +148,11 @@ export function scanHours(
     emitThrough(hour.start);
     if (stored[next - 1]?.start !== hour.start) visit(hour);
   };
-  scanDerivedHours(all, series, lowest * HOUR, to * HOUR, sections, derived, sketches);
+  scanDerivedHours(all, series, {
+    ...scan,
+    fromMs: lowest * HOUR,
+    toMs: to * HOUR,
+    visit: derived,
+  });
   emitThrough(Number.MAX_SAFE_INTEGER);
 }

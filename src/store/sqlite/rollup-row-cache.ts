@@ -10,10 +10,16 @@
 import type Database from 'better-sqlite3';
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
-import { decodeSales, decodeSide } from '../rollup-codec.ts';
+import {
+  decodeSales,
+  decodeSide,
+  encodeSalesTransient,
+  encodeSideTransient,
+  resetTransient,
+} from '../rollup-codec.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
-import { unpackPage } from './rollup-pages.ts';
-import type { RollupStatements, RowOfPeriod } from './rollup-statements.ts';
+import { SECTION_BITS, unpackPage } from './rollup-pages.ts';
+import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
 
 /** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */
 export const ROW_CACHE_LIMIT = 100_000;
@@ -34,6 +40,27 @@ export interface CachedRow {
   dirty: number;
   /** The bucket has a stored row. */
   stored: boolean;
+}
+
+const EVERY_SECTION = SECTION_BITS.ask | SECTION_BITS.bid | SECTION_BITS.sales;
+
+/**
+ * Writes a bucket's loose row: the sections in `sections` (SECTION_BITS) that the row holds;
+ * the others keep what is stored.
+ */
+export function writeRow(
+  statements: TierStatements,
+  series: number,
+  bucket: number,
+  row: RollupRow,
+  sections = EVERY_SECTION,
+): void {
+  resetTransient();
+  const wants = (name: keyof typeof SECTION_BITS) => sections & SECTION_BITS[name];
+  const ask = wants('ask') && row.ask ? encodeSideTransient('ask', row.ask, row.start) : null;
+  const bid = wants('bid') && row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
+  const sales = wants('sales') && row.sales ? encodeSalesTransient(row.sales) : null;
+  statements.upsertRow.run(series, bucket, ask, bid, sales);
 }
 
 function decodeRow(start: number, stored: RowOfPeriod): RollupRow {

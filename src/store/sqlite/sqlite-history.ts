@@ -6,16 +6,11 @@
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
 import type { Tier } from '../../pricing/rollup-buckets.ts';
-import {
-  ALL_SECTIONS,
-  type HistoryStore,
-  type RollupSection,
-  type SeriesKey,
-} from '../history-store.ts';
+import { ALL_SECTIONS, type HistoryStore, type SeriesKey } from '../history-store.ts';
 import type { RollupRow } from '../../pricing/rollups.ts';
 import type { SaleCount } from '../../pricing/rollup-volume.ts';
 import { createSqliteBucketHistory } from './bucket-history.ts';
-import { scanHours, scanRange } from './history-scan.ts';
+import { scanHours, scanRange, type Scan } from './history-scan.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
 import type { StoreRollups } from './store-rollups.ts';
 
@@ -24,23 +19,14 @@ export function createSqliteHistory(
   ready: () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn' | 'rowsRewritten'>,
 ): Required<HistoryStore> {
   /** Visits a series' rows of a tier once this object's own journaled observations are folded. */
-  const scan = async (
-    key: SeriesKey,
-    tier: Tier,
-    fromMs: number,
-    toMs: number,
-    sections: readonly RollupSection[],
-    visit: (row: RollupRow) => void,
-    reuse: boolean,
-    sketches?: readonly RollupSection[],
-  ) => {
+  const read = async (key: SeriesKey, tier: Tier, scan: Scan) => {
     const { directory, flushOwn } = ready();
     await flushOwn();
     const id = directory.find(key.game, key.itemId, key.market);
     if (id === null) return;
     const { statements } = ready();
-    if (tier === '1h') scanHours(statements, id, fromMs, toMs, sections, visit, sketches);
-    else scanRange(statements, id, tier, fromMs, toMs, sections, visit, reuse, sketches);
+    if (tier === '1h') scanHours(statements, id, scan);
+    else scanRange(statements, id, tier, scan);
   };
 
   return {
@@ -54,18 +40,32 @@ export function createSqliteHistory(
     },
     async readRollups(key, tier, fromMs, toMs, sections = ALL_SECTIONS) {
       const rows: RollupRow[] = [];
-      await scan(key, tier, fromMs, toMs, sections, (row) => rows.push(row), false);
+      await read(key, tier, { fromMs, toMs, sections, visit: (row) => rows.push(row) });
       return rows;
     },
     async scanRollups(key, tier, fromMs, toMs, sections, visit, sketches) {
-      await scan(key, tier, fromMs, toMs, sections, visit, true, sketches);
+      await read(key, tier, {
+        fromMs,
+        toMs,
+        sections,
+        visit,
+        reuse: true,
+        ...(sketches && { sketches }),
+      });
     },
     async readSaleCounts(key, tier, fromMs, toMs) {
       const counts: SaleCount[] = [];
       const visit = (row: RollupRow) => {
         if (row.sales) counts.push({ start: row.start, units: row.sales.n });
       };
-      await scan(key, tier, fromMs, toMs, ['sales'], visit, true, []);
+      await read(key, tier, {
+        fromMs,
+        toMs,
+        sections: ['sales'],
+        sketches: [],
+        visit,
+        reuse: true,
+      });
       return counts;
     },
     ...createHistoryUpkeep(db, ready),

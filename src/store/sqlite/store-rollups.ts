@@ -18,10 +18,9 @@ import type { Clock } from '../../domain/clock.ts';
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
-import { encodeSalesTransient, encodeSideTransient, resetTransient } from '../rollup-codec.ts';
 import { journalBatch, JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
 import { SECTION_BITS } from './rollup-pages.ts';
-import { RollupRowCache, type CachedRow } from './rollup-row-cache.ts';
+import { RollupRowCache, writeRow, type CachedRow } from './rollup-row-cache.ts';
 import { prepareRollupStatements, type RollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
 
@@ -36,13 +35,7 @@ const ROWS_PER_FOLD = 50_000;
 
 function writeRows(statements: RollupStatements, changed: readonly CachedRow[]): void {
   for (const cached of changed) {
-    const { row, dirty, tier, series, bucket } = cached;
-    resetTransient();
-    const wants = (section: keyof typeof SECTION_BITS) => dirty & SECTION_BITS[section];
-    const ask = wants('ask') && row.ask ? encodeSideTransient('ask', row.ask, row.start) : null;
-    const bid = wants('bid') && row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
-    const sales = wants('sales') && row.sales ? encodeSalesTransient(row.sales) : null;
-    statements.tiers[tier].upsertRow.run(series, bucket, ask, bid, sales);
+    writeRow(statements.tiers[cached.tier], cached.series, cached.bucket, cached.row, cached.dirty);
     cached.dirty = 0;
     cached.stored = true;
   }

@@ -9,9 +9,9 @@
 import { TIER_MS } from '../../pricing/rollup-buckets.ts';
 import type { RollupRow } from '../../pricing/rollups.ts';
 import { ALL_SECTIONS } from '../history-store.ts';
-import { encodeSales, encodeSide } from '../rollup-codec.ts';
 import { scanDerivedHours, scanRange } from './history-scan.ts';
 import { PAGE_BUCKETS, unpackPage } from './rollup-pages.ts';
+import { writeRow } from './rollup-row-cache.ts';
 import type { RollupStatements } from './rollup-statements.ts';
 
 /** 10-minute buckets per hour. */
@@ -34,7 +34,14 @@ export function storeHoursOf(
   let end = Math.ceil(to / TENS_PER_HOUR);
   const stored = new Set<number>();
   const storedHour = (row: RollupRow) => void stored.add(row.start);
-  scanRange(statements, series, '1h', first * HOUR, end * HOUR, ['sales'], storedHour, true, []);
+  const hours = { fromMs: first * HOUR, toMs: end * HOUR };
+  scanRange(statements, series, '1h', {
+    ...hours,
+    sections: ['sales'],
+    sketches: [],
+    visit: storedHour,
+    reuse: true,
+  });
   while (first < end && stored.has(first * HOUR)) first += 1;
   while (first < end && stored.has((end - 1) * HOUR)) end -= 1;
   if (first >= end) return -1;
@@ -46,13 +53,11 @@ export function storeHoursOf(
     const period = Math.floor(hour / PAGE_BUCKETS['1h']);
     if (period !== unpacked) unpackPage(statements.tiers['1h'], '1h', series, hour);
     unpacked = period;
-    const ask = row.ask ? encodeSide('ask', row.ask, row.start) : null;
-    const bid = row.bid ? encodeSide('bid', row.bid, row.start) : null;
-    const sales = row.sales ? encodeSales(row.sales) : null;
-    statements.tiers['1h'].upsertRow.run(series, hour, ask, bid, sales);
+    writeRow(statements.tiers['1h'], series, hour, row);
     highest = hour;
   };
-  scanDerivedHours(statements, series, first * HOUR, end * HOUR, ALL_SECTIONS, write);
+  const range = { fromMs: first * HOUR, toMs: end * HOUR };
+  scanDerivedHours(statements, series, { ...range, sections: ALL_SECTIONS, visit: write });
   if (highest >= 0) statements.markFolded.run(0, -1, highest, -1);
   return highest;
 }
