@@ -60,12 +60,17 @@ export interface FirstBackfill {
   close(): Promise<void>;
 }
 
+/** Whether the configuration asks for a history backfill: the simulator with backfill days. */
+export function backfillConfigured(config: Pick<ServeConfig, 'source' | 'backfillDays'>): boolean {
+  return config.source === 'sim' && config.backfillDays > 0;
+}
+
 /** The simulator backfills on the first start only: an empty store. */
 export async function needsFirstBackfill(
   config: Pick<ServeConfig, 'source' | 'backfillDays'>,
   store: Pick<PriceStore, 'isEmpty'>,
 ): Promise<boolean> {
-  return config.source === 'sim' && config.backfillDays > 0 && (await store.isEmpty());
+  return backfillConfigured(config) && (await store.isEmpty());
 }
 
 /** Writes the named items, then returns the handle for the popular band. */

@@ -16,7 +16,12 @@ import { DemandCounter } from '../ingest/priorities.ts';
 import { startIngestWorker, type IngestWorkerHandle } from '../ingest/worker/ingest-host.ts';
 import { clearBandPending, markBandPending, pendingBand } from './band-resume.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
-import { firstPollingWave, needsFirstBackfill, startFirstBackfill } from './first-backfill.ts';
+import {
+  backfillConfigured,
+  firstPollingWave,
+  needsFirstBackfill,
+  startFirstBackfill,
+} from './first-backfill.ts';
 import { startHttpFront } from './http-front.ts';
 import { marketPlan } from './market-plan.ts';
 import { createServiceMetrics } from './metrics.ts';
@@ -71,10 +76,12 @@ export async function startAllRole(
   logger: Logger,
 ): Promise<AllRole> {
   const closers: (() => Promise<void> | void)[] = [];
-  let closing = false;
-  const close = async () => {
-    closing = true;
-    for (const closer of closers.reverse()) await closer();
+  let closed: Promise<void> | null = null;
+  const close = () => {
+    closed ??= (async () => {
+      for (const closer of closers.reverse()) await closer();
+    })();
+    return closed;
   };
   const steps = bootSteps();
   prefetchCatalogs();
@@ -156,7 +163,7 @@ export async function startAllRole(
     }
     // The band a first start backfills, or the one a stopped run left unfinished.
     const bandToMs =
-      backfill?.toMs ?? (needsBandResume(config) ? pendingBand(config.dataDir) : null);
+      backfill?.toMs ?? (backfillConfigured(config) ? pendingBand(config.dataDir) : null);
     if (backfill) {
       closers.push(() => backfill.close()); // first: a running chunk finishes
       markBandPending(config.dataDir, backfill.toMs);
@@ -169,12 +176,12 @@ export async function startAllRole(
         pollsFrom,
       );
       backfilled = () => {
-        if (!closing) clearBandPending(config.dataDir);
+        clearBandPending(config.dataDir);
         void front.refreshBulk();
       };
       const handle = worker?.catch(() => null) ?? null;
       void Promise.all([wave, front.bulkBuilt, handle]).then(([, , ingest]) => {
-        if (closing) return;
+        if (closed) return;
         // On the worker when there is one: its store then folds the backfill too.
         if (ingest) ingest.send({ type: 'backfill', toMs: bandToMs });
         else backfill?.continueBeside(() => backfilled());
@@ -190,11 +197,6 @@ export async function startAllRole(
     await close();
     throw error;
   }
-}
-
-/** A restart of the simulator with a backfill configured resumes a band left unfinished. */
-function needsBandResume(config: ServeConfig): boolean {
-  return config.source === 'sim' && config.backfillDays > 0;
 }
 
 /** Whether some market is polled, so an ingest worker runs beside the HTTP thread. */

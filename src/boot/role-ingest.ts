@@ -25,6 +25,7 @@ import { createChangePublisher, type ChangePublisher } from './change-publisher.
 import { chooseFxTable } from './fx-source.ts';
 import { marketPlan } from './market-plan.ts';
 import { createServiceMetrics } from './metrics.ts';
+import { needsFirstBackfill } from './first-backfill.ts';
 import { createSourceIngest } from './source-ingest.ts';
 import { createPriceStore } from './stores.ts';
 import type { Redis } from 'ioredis';
@@ -52,7 +53,7 @@ interface BackfillDeps {
 
 async function backfillOnce(deps: BackfillDeps): Promise<void> {
   const { config, store, clock } = deps;
-  if (config.source !== 'sim' || config.backfillDays <= 0 || !(await store.isEmpty())) return;
+  if (!(await needsFirstBackfill(config, store))) return;
   const lease = createRedisLease({
     redis: deps.redis,
     key: `${config.redisPrefix}lease:backfill`,

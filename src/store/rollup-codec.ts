@@ -24,14 +24,15 @@ import {
   type SidePartial,
 } from '../pricing/rollups.ts';
 import { binLow, binOf, type Sketch } from '../pricing/rollup-sketch.ts';
+import { VarintWriter } from './varint-writer.ts';
 
 export class RollupCodecError extends Error {
   override readonly name = 'RollupCodecError';
 }
 
 const HIGH_BIT = 128;
-let scratch = Buffer.allocUnsafe(4096);
-let length = 0;
+/** Where sections are encoded: transient views of it stay valid until resetTransient(). */
+const scratch = new VarintWriter(4096);
 
 export function zigzag(value: number): number {
   return value >= 0 ? value * 2 : -value * 2 - 1;
@@ -50,17 +51,7 @@ export function requireStorable(value: number): void {
 
 function put(value: number): void {
   requireStorable(value);
-  if (scratch.length - length < 10) {
-    const grown = Buffer.allocUnsafe(scratch.length * 2);
-    scratch.copy(grown, 0, 0, length);
-    scratch = grown;
-  }
-  let rest = value;
-  while (rest >= HIGH_BIT) {
-    scratch[length++] = (rest % HIGH_BIT) | HIGH_BIT;
-    rest = Math.floor(rest / HIGH_BIT);
-  }
-  scratch[length++] = rest;
+  scratch.put(value);
 }
 
 function putPrices(tally: PriceTally, n: number): void {
@@ -111,12 +102,12 @@ function writeSales(tally: PriceTally): void {
 
 /** Encodes after what is already in the scratch buffer and returns a copy. */
 function stable(write: () => void): Buffer {
-  const start = length;
+  const start = scratch.length;
   try {
     write();
-    return Buffer.from(scratch.subarray(start, length));
+    return Buffer.from(scratch.result().subarray(start));
   } finally {
-    length = start;
+    scratch.length = start;
   }
 }
 
@@ -133,19 +124,19 @@ export function encodeSales(tally: PriceTally): Buffer {
  * bind one row's sections at once) until resetTransient(); the driver copies them on bind.
  */
 export function encodeSideTransient(side: Side, partial: SidePartial, bucketStart: number): Buffer {
-  const start = length;
+  const start = scratch.length;
   writeSide(side, partial, bucketStart);
-  return scratch.subarray(start, length);
+  return scratch.result().subarray(start);
 }
 
 export function encodeSalesTransient(tally: PriceTally): Buffer {
-  const start = length;
+  const start = scratch.length;
   writeSales(tally);
-  return scratch.subarray(start, length);
+  return scratch.result().subarray(start);
 }
 
 export function resetTransient(): void {
-  length = 0;
+  scratch.clear();
 }
 
 function fillConstant(sketch: Sketch, n: number, min: number): void {

@@ -92,7 +92,8 @@ async function run() {
   port.on('message', (message: HostMessage) => {
     if (message.type === 'demand') return ingest.priorities.setDemand(message.game, message.names);
     if (message.type === 'backfill') {
-      return void backfill.run(message.toMs).then(() => post({ type: 'backfilled' }));
+      const finished = backfill.run(message.toMs);
+      return void finished.then((done) => done && post({ type: 'backfilled' }));
     }
     void stop().finally(() => post({ type: 'stopped' }));
   });

@@ -21,7 +21,10 @@ export type WorkerMessage =
   | { type: 'fetch'; record: FetchRecord }
   /** A cycle's rejections by reason (sent only with metrics on, only when there were some). */
   | { type: 'rejections'; market: MarketId; game: Game; counts: RejectionTally }
-  /** The popular-items backfill a `backfill` message asked for is written (or was stopped). */
+  /**
+   * The popular-items backfill a `backfill` message asked for is written (not sent when it
+   * stopped or failed: the band resumes at the next start).
+   */
   | { type: 'backfilled' }
   | { type: 'stopped' }
   | { type: 'failed'; message: string };

@@ -23,15 +23,18 @@ export interface WorkerBackfillDeps {
 }
 
 export interface WorkerBackfill {
-  /** Writes the popular band up to `toMs`; resolves when done, stopped or failed (logged). */
-  run(toMs: number): Promise<void>;
+  /**
+   * Writes the popular band up to `toMs`; resolves when done (true), or stopped or failed
+   * (false; a failure is logged).
+   */
+  run(toMs: number): Promise<boolean>;
   /** Stops between chunks and waits for the chunk being written. */
   stop(): Promise<void>;
 }
 
 export function createWorkerBackfill(deps: WorkerBackfillDeps): WorkerBackfill {
   const abort = new AbortController();
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<boolean> = Promise.resolve(false);
   const write = async (toMs: number) => {
     const options = await configuredBackfill(deps.config, {
       catalogs: deps.catalogs,
@@ -42,13 +45,16 @@ export function createWorkerBackfill(deps: WorkerBackfillDeps): WorkerBackfill {
       signal: abort.signal,
     });
     const totals = await backfillHistory({ ...options, cover: 'popular' });
-    if (!abort.signal.aborted) deps.logger.info(totals, 'backfill finished');
+    if (abort.signal.aborted) return false;
+    deps.logger.info(totals, 'backfill finished');
+    return true;
   };
   return {
     run(toMs) {
-      running = write(toMs).catch((error: unknown) =>
-        deps.logger.error({ err: error }, 'backfill failed'),
-      );
+      running = write(toMs).catch((error: unknown) => {
+        deps.logger.error({ err: error }, 'backfill failed');
+        return false;
+      });
       return running;
     },
     async stop() {
