@@ -6,22 +6,9 @@
  * plain record over strings it has seen before: about 120 bytes a sale instead of 270.
  */
 import type { IngestBatch, SaleRecord } from '../domain/quote.ts';
+import { StringPool } from '../domain/string-pool.ts';
 
-/** One copy of each string seen (item names, market ids, currencies, games). */
-export class StringPool {
-  private readonly strings = new Map<string, string>();
-
-  intern<T extends string>(value: T): T {
-    const held = this.strings.get(value);
-    if (held !== undefined) return held as T;
-    this.strings.set(value, value);
-    return value;
-  }
-
-  get size(): number {
-    return this.strings.size;
-  }
-}
+export { StringPool };
 
 export function compactSale(sale: SaleRecord, pool: StringPool): SaleRecord {
   return {

@@ -7,19 +7,15 @@ import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { Side } from '../domain/observation.ts';
 import type { SaleRecord, SideSnapshot } from '../domain/quote.ts';
+import { StringPool } from '../domain/string-pool.ts';
 import { decodeLevels } from './level-codec.ts';
 
 export type Intern = <T extends string | null>(value: T) => T;
 
 export function stringInterner(): Intern {
-  const seen = new Map<string, string>();
-  return <T extends string | null>(value: T): T => {
-    if (value === null) return value;
-    const known = seen.get(value);
-    if (known !== undefined) return known as T;
-    seen.set(value, value);
-    return value;
-  };
+  const pool = new StringPool();
+  return <T extends string | null>(value: T): T =>
+    value === null ? value : (pool.intern(value as string) as T);
 }
 
 /** Column order of SIDE_COLUMNS in statements.ts. */
