@@ -30,20 +30,6 @@ export const GAME_MESSAGE = sentence.oneOf('game', GAMES);
 /** `fixed` for /v1 (always that game), `query` for /v2 (the required `game` parameter). */
 export type GameSource = { fixed: Game } | 'query';
 
-export function quotaHeaders(decision: QuotaDecision): Record<string, number> {
-  const headers: Record<string, number> = {
-    'X-RateLimit-Limit': decision.minute.limit,
-    'X-RateLimit-Remaining': decision.minute.remaining,
-    'X-RateLimit-Reset': decision.minute.resetSeconds,
-  };
-  if (decision.month) {
-    headers['X-RateLimit-Limit-Month'] = decision.month.limit;
-    headers['X-RateLimit-Remaining-Month'] = decision.month.remaining;
-    headers['X-RateLimit-Reset-Month'] = decision.month.resetSeconds;
-  }
-  return headers;
-}
-
 export function quotaRefusal(decision: QuotaDecision): ApiError {
   const window = decision.refusedBy === 'month' ? decision.month : decision.minute;
   const retryAfter = decision.retryAfterSeconds ?? window?.resetSeconds ?? 60;

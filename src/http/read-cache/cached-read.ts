@@ -6,10 +6,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
-import { FastReads } from './fast-reads.ts';
+import { FastReads, JSON_TYPE } from './fast-reads.ts';
 import { LatestBodyCache } from './latest-body-cache.ts';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** What a route needs to build a body: its item and the body as a function of time. */
 export interface ReadPlan {
@@ -29,6 +27,10 @@ export function installFastReads(app: App, deps: AppDeps): void {
   const fastReads = new FastReads(deps);
   app.decorate('fastReads', fastReads);
   app.addHook('onRoute', (route) => fastReads.learnRoute(route));
+  app.addHook('preClose', (done) => {
+    fastReads.stop();
+    done();
+  });
   fastReads.install(app.server);
 }
 

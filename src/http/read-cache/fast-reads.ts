@@ -11,7 +11,9 @@
  * changed, never built), a limiter that cannot decide in-process. A quota refusal, decided
  * after spending, is handed to the route's gate (`handGate`) so it is counted once and
  * answered by Fastify's usual 429 path. Off with a trusted proxy (the client IP is Fastify's
- * to work out) and with the access log on (its lines come from Fastify's hooks).
+ * to work out), with the access log on (its lines come from Fastify's hooks), and once the app
+ * is closing (Fastify then answers everything with `Connection: close`). A hit's latency is
+ * timed to `end()`, Fastify's to the response's finish: a hit reads a little faster.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { RouteOptions } from 'fastify';
@@ -23,7 +25,8 @@ import { eachQuotaHeader, gateSpecOf, handGate, type GateSpec } from '../plugins
 import { requestIdFor } from '../plugins/request-id.ts';
 import type { LatestBodyCache } from './latest-body-cache.ts';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+/** The content type of every cached body, on both paths. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 interface GatedRoute extends GateSpec {
   timer: RouteTimer | null;
@@ -51,6 +54,7 @@ export class FastReads {
   readonly enabled: boolean;
   /** Requests answered here (for tests). */
   hits = 0;
+  private stopped = false;
 
   constructor(private readonly deps: AppDeps) {
     this.enabled =
@@ -80,16 +84,35 @@ export class FastReads {
   install(server: Server): void {
     if (!this.enabled) return;
     const [route] = server.listeners('request') as RequestListener[];
-    if (route === undefined) return;
+    if (route === undefined) throw new Error('fast reads: the server has no request listener');
     server.removeListener('request', route);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      if (!this.answer(request, response)) route.call(server, request, response);
+      if (!this.answerOrPass(request, response)) route.call(server, request, response);
     });
+  }
+
+  /** From now on Fastify answers everything (the app is closing). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /**
+   * A throw before anything was written goes to Fastify, which answers it through its error
+   * handler as the route would have (the gate's steps that can throw all run before the quota
+   * is spent).
+   */
+  private answerOrPass(request: IncomingMessage, response: ServerResponse): boolean {
+    try {
+      return this.answer(request, response);
+    } catch (error) {
+      if (response.headersSent) throw error;
+      return false;
+    }
   }
 
   /** Answers a cache hit and returns true; false when Fastify must answer. */
   answer(request: IncomingMessage, response: ServerResponse): boolean {
-    if (request.method !== 'GET') return false;
+    if (request.method !== 'GET' || this.stopped) return false;
     const started = performance.now();
     const url = request.url ?? '';
     const held = this.held(url);
