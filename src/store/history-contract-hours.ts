@@ -8,7 +8,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
-import type { MemoryRollups } from '../pricing/rollup-memory.ts';
 import type { RollupRow } from '../pricing/rollups.ts';
 import { T0 } from './contract-fixtures.ts';
 import { compactHistory } from './history-compaction.ts';
@@ -17,11 +16,13 @@ import {
   ask,
   bid,
   sale,
+  PACK_ALL,
   referenceOf,
   seededInts,
   withHistoryStore,
   writeAll,
   type HistoryStoreFactory,
+  type RollupSource,
 } from './history-contract-support.ts';
 import type { HistoryStore } from './history-store.ts';
 
@@ -79,18 +80,14 @@ async function hourReads(store: HistoryStore) {
   return out;
 }
 
-function referenceReads(memory: MemoryRollups): Record<string, unknown> {
+/** The hours of the read series, from a store or the reference. */
+async function hourRows(source: RollupSource): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const series of READ_SERIES) {
-    out[series.market ?? '*'] = memory.read(series, '1h', 0, END);
-  }
-  return out;
-}
-
-async function storedAll(store: HistoryStore): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const series of READ_SERIES) {
-    out[series.market ?? '*'] = await store.readRollups(series, '1h', 0, END);
+    out[series.market ?? '*'] =
+      'readRollups' in source
+        ? await source.readRollups(series, '1h', 0, END)
+        : source.read(series, '1h', 0, END);
   }
   return out;
 }
@@ -103,11 +100,7 @@ const expireTens = (store: HistoryStore, cutoff: number) =>
     rowsPerStep: 5,
   });
 
-const packAll = (store: HistoryStore) =>
-  compactHistory(store, T0 + 30 * DAY, {
-    retention: { '10m': null, '1h': null, '1d': null },
-    settleAfter: { '10m': 0, '1h': 0, '1d': 0 },
-  });
+const packAll = (store: HistoryStore) => compactHistory(store, T0 + 30 * DAY, PACK_ALL);
 
 async function tensFrom(store: HistoryStore): Promise<number> {
   const rows = await store.readRollups(SERIES.skinport, '10m', 0, END);
@@ -123,7 +116,7 @@ export function hourCases(make: HistoryStoreFactory): void {
         await writeAll(store, batches);
         if (packed) await packAll(store);
         const before = await hourReads(store);
-        assert.deepEqual(await storedAll(store), referenceReads(referenceOf(batches)));
+        assert.deepEqual(await hourRows(store), await hourRows(referenceOf(batches)));
         const inside = T0 + 2 * HOUR + 20 * MINUTE;
         await expireTens(store, inside);
         assert.ok((await tensFrom(store)) >= inside, 'the 10-minute buckets before it are gone');
@@ -142,10 +135,10 @@ export function hourCases(make: HistoryStoreFactory): void {
       await writeAll(store, batches);
       await expireTens(store, T0 + DAY);
       await writeAll(store, LATE);
-      const expected = referenceReads(referenceOf([...batches, ...LATE]));
-      assert.deepEqual(await storedAll(store), expected);
+      const expected = await hourRows(referenceOf([...batches, ...LATE]));
+      assert.deepEqual(await hourRows(store), expected);
       await expireTens(store, T0 + DAY);
       assert.equal(await tensFrom(store), END);
-      assert.deepEqual(await storedAll(store), expected, 'and once the late buckets expired');
+      assert.deepEqual(await hourRows(store), expected, 'and once the late buckets expired');
     }));
 }

@@ -17,6 +17,7 @@ import {
   ask,
   bid,
   sale,
+  PACK_ALL,
   referenceOf,
   seededInts,
   withHistoryStore,
@@ -27,12 +28,6 @@ import type { HistoryStore, SeriesKey } from './history-store.ts';
 
 const BUCKETS = 36;
 const NOW = T0 + 30 * DAY;
-/** Packs every period ended by NOW; keeps everything. */
-const PACK_ALL = {
-  retention: { '10m': null, '1h': null, '1d': null },
-  settleAfter: { '10m': 0, '1h': 0, '1d': 0 },
-  rowsPerStep: 7,
-} as const;
 
 /** Six quiet hours: the same quotes and one same-priced sale in every 10-minute bucket. */
 function quietHours(lastAtOffset: (bucket: number) => number = () => MINUTE): IngestBatch[] {

@@ -104,7 +104,14 @@ export function activity(): IngestBatch[] {
   ];
 }
 
-type RollupSource = Pick<HistoryStore, 'readRollups'> | MemoryRollups;
+export type RollupSource = Pick<HistoryStore, 'readRollups'> | MemoryRollups;
+
+/** Packs every period ended by the `now` it is used with; keeps everything. */
+export const PACK_ALL = {
+  retention: { '10m': null, '1h': null, '1d': null },
+  settleAfter: { '10m': 0, '1h': 0, '1d': 0 },
+  rowsPerStep: 7,
+} as const;
 
 /** Every series × tier of the fixtures, read from a store or the reference. */
 export async function allRows(source: RollupSource): Promise<Record<string, RollupRow[]>> {

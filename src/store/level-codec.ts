@@ -11,6 +11,7 @@
  * not a non-negative integer (prices up to MAX_LEVEL_PRICE), so a float never reaches storage.
  */
 import type { Level } from '../domain/quote.ts';
+import { unzigzag, zigzag } from './rollup-codec.ts';
 
 const FORMAT_V1 = 1;
 /** Largest price the codec takes (2^52 - 1 cents): keeps every zigzag delta a safe integer. */
@@ -27,14 +28,6 @@ function requireCount(value: number, what: string): number {
     throw new LevelCodecError(`${what} must be a non-negative safe integer, got ${value}`);
   }
   return value;
-}
-
-function zigzag(value: number): number {
-  return value >= 0 ? value * 2 : -value * 2 - 1;
-}
-
-function unzigzag(value: number): number {
-  return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
 }
 
 let scratch = Buffer.allocUnsafe(1024);
