@@ -13,7 +13,7 @@
  * per day (history as folded, once packed and once 10-minute retention removed the day, raw
  * sales and fetch records: each table's pages from dbstat after VACUUM).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCatalog } from '../src/catalog/create-catalog.ts';
@@ -27,20 +27,13 @@ import { TIERS } from '../src/pricing/rollup-buckets.ts';
 import { compactHistory } from '../src/store/history-compaction.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { simFx } from './full-book.ts';
-import { tableBytes } from './history-data.ts';
+import { writtenBytes } from './harness.ts';
+import { KEEP_ALL, TENS_EXPIRED, tableBytes } from './history-data.ts';
 
 const SEED = 42;
 const START = Date.parse('2026-11-02T00:00:00Z');
 /** Late enough that the simulated day has settled in every tier (1d pages: 64 days). */
 const SETTLED = START + 72 * DAY;
-const KEEP_ALL = { retention: { '10m': null, '1h': null, '1d': null } } as const;
-/** 10-minute buckets kept 90 days (their hours then stored), the rest kept. */
-const TENS_EXPIRED = { retention: { '10m': 90 * DAY, '1h': null, '1d': null } } as const;
-
-function writeBytes(): number {
-  const io = readFileSync('/proc/self/io', 'utf8');
-  return Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0);
-}
 
 /** Every `every`-th item of each game by simulator popularity rank. */
 function sampleCatalogs(every: number) {
@@ -91,7 +84,7 @@ async function runSampleDay(every: number): Promise<SampleDay> {
     clock,
     onBookError: (error: unknown) => console.error(error),
   };
-  const before = writeBytes();
+  const before = writtenBytes('self');
   let fetches = 0;
   for (let at = START; at < START + DAY; at += MINUTE) {
     clock.set(at);
@@ -106,7 +99,7 @@ async function runSampleDay(every: number): Promise<SampleDay> {
   }
   await store.flushRollups();
   const items = catalogs.cs2.items.length + catalogs.rust.items.length;
-  return { items, fetches, written: writeBytes() - before, store, dir };
+  return { items, fetches, written: writtenBytes('self') - before, store, dir };
 }
 
 async function discard(day: SampleDay): Promise<void> {
@@ -116,7 +109,7 @@ async function discard(day: SampleDay): Promise<void> {
 
 /** Two sample days (1 in 4K and 1 in K): bytes written by each; what the larger keeps, scaled by K. */
 export async function benchDiskDay(every = 50): Promise<void> {
-  const full = sampleCatalogs(1);
+  const full = loadCatalogs();
   const fullItems = full.cs2.items.length + full.rust.items.length;
   const small = await runSampleDay(every * 4);
   await discard(small);

@@ -11,11 +11,16 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { embeddedEnv, spawnServer, type ChildServer } from './harness.ts';
+import {
+  embeddedEnv,
+  spawnServer,
+  writtenBytes,
+  type ChildServer,
+  PRICING_BIN,
+} from './harness.ts';
 import { BENCH_ITEM } from './http-reads.ts';
 import { waitForPrices } from './pinned.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const THREAD_HEAPS = join(import.meta.dirname, 'thread-heaps.mjs');
 const DAY_S = 86_400;
 /** How long the steady window waits for the first start's backfill to finish. */
@@ -30,8 +35,7 @@ interface ProcFigures {
 function procFigures(pid: number): ProcFigures {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
-  const writeBytes = Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0);
+  const writeBytes = writtenBytes(pid);
   return { rssBytes: kb('VmRSS') * 1024, peakBytes: kb('VmHWM') * 1024, writeBytes };
 }
 
@@ -103,7 +107,7 @@ function threadHeaps(heapsFile: string, at: number): string {
 
 async function startToPrices(dataDir: string, key: () => string, heapsFile: string | null = null) {
   const started = performance.now();
-  const args = [BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
+  const args = [PRICING_BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
   const server = await spawnServer([...args, '--log-level', 'warn'], 600_000, serverEnv(heapsFile));
   const backfilled = watchBackfill(server, started);
   const pricing = `${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`;

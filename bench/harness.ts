@@ -1,6 +1,8 @@
 /** Shared benchmark plumbing: child servers, autocannon runs, and ratio reporting. */
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -85,3 +87,12 @@ export function describeLoad(label: string, result: LoadResult): string {
 export function ratio(value: number, baseline: number): string {
   return baseline > 0 ? (value / baseline).toFixed(2) : 'n/a';
 }
+
+/** Bytes a process has caused to be written to storage (`write_bytes` of /proc/<pid>/io). */
+export function writtenBytes(pid: number | 'self'): number {
+  const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+  return Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0);
+}
+
+/** The CLI the benches start servers with. */
+export const PRICING_BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');

@@ -12,6 +12,11 @@ import { normalise } from '../src/ingest/normalise.ts';
 import { simBackfill } from '../src/markets/sim/backfill.ts';
 import type { PriceStore } from '../src/store/price-store.ts';
 
+/** Compaction that keeps every tier whole (it only packs). */
+export const KEEP_ALL = { retention: { '10m': null, '1h': null, '1d': null } } as const;
+/** 10-minute buckets kept 90 days (their hours then stored), the rest kept. */
+export const TENS_EXPIRED = { retention: { '10m': 90 * DAY, '1h': null, '1d': null } } as const;
+
 export interface SimRun {
   catalogs: { cs2: Catalog };
   fx: FxTable;

@@ -1,11 +1,13 @@
 /**
  * What the column form of pages costs reads: every series of a packed store read whole through
  * readRollups (10m and 1h), in CPU µs per bucket, with its pages as stored and again once every
- * page is rewritten in the row-major form pages had before (alternating rounds, best of each).
+ * page is rewritten in the row-major form pages had before (best of each; the pages are then
+ * put back as stored).
  */
 import { deflateRawSync } from 'node:zlib';
 import type { MarketId } from '../src/domain/markets.ts';
 import type { Game } from '../src/domain/games.ts';
+import { TIERS } from '../src/pricing/rollup-buckets.ts';
 import { pageEntries, pageRows } from '../src/store/sqlite/rollup-pages.ts';
 import type { SqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 
@@ -30,11 +32,15 @@ async function readEverything(store: SqlitePriceStore, series: SeriesRow[], toMs
   return perTier;
 }
 
-/** Rewrites every page of the store in the row-major form; returns the bytes of both forms. */
-export function rewriteAsRows(store: SqlitePriceStore): { stored: number; rows: number } {
+/**
+ * Rewrites every page of the store in the row-major form; returns the bytes of both forms and
+ * a function that puts the pages back as they were stored.
+ */
+function rewriteAsRows(store: SqlitePriceStore) {
   let stored = 0;
   let rows = 0;
-  for (const tier of ['10m', '1h', '1d'] as const) {
+  const restores: (() => void)[] = [];
+  for (const tier of TIERS) {
     const table = `history.pages_${tier}`;
     const pages = store.db
       .prepare<[], [number, number, Buffer]>(`SELECT series, period, data FROM ${table}`)
@@ -49,8 +55,13 @@ export function rewriteAsRows(store: SqlitePriceStore): { stored: number; rows: 
         update.run(old, series, period);
       }
     })();
+    restores.push(
+      store.db.transaction(() => {
+        for (const [series, period, data] of pages) update.run(data, series, period);
+      }),
+    );
   }
-  return { stored, rows };
+  return { stored, rows, restore: () => restores.forEach((restore) => restore()) };
 }
 
 export async function benchPageReads(store: SqlitePriceStore, toMs: number): Promise<string> {
@@ -68,6 +79,7 @@ export async function benchPageReads(store: SqlitePriceStore, toMs: number): Pro
   for (let round = 0; round < ROUNDS; round += 1) {
     asRows = best(asRows, await readEverything(store, series, toMs));
   }
+  bytes.restore();
   const tiers = READ_TIERS.map(
     (tier, index) =>
       `${tier} ${asStored[index]!.toFixed(2)} µs as stored vs ${asRows[index]!.toFixed(2)} µs row-major (${(asStored[index]! / asRows[index]!).toFixed(2)}×)`,

@@ -27,6 +27,8 @@ import {
   buildReadStore,
   holdQuotes,
   ingestSimulated,
+  KEEP_ALL,
+  TENS_EXPIRED,
   tableBytes,
   type ReadStorePlan,
 } from './history-data.ts';
@@ -99,8 +101,8 @@ type TierBytes = Record<(typeof TIERS)[number], number>;
 
 /**
  * A year of the full catalog at default retention: 10-minute buckets for 90 days, hours for
- * 365, of which the first 90 as stored next to their 10-minute buckets (`hours`: none where
- * they are derived) and the rest as stored once retention removed those (`expiredHours`).
+ * 365, of which the first 90 as stored next to their 10-minute buckets (`tiers['1h']`: none
+ * where they are derived) and the rest as stored once retention removed those (`expiredHours`).
  */
 function yearOf(tiers: TierBytes, expiredHours: number): number {
   const days = KEPT_DAYS_IN_A_YEAR;
@@ -151,9 +153,6 @@ function printSizes(
 
 /** Late enough that every period of the simulated day has ended and settled (1d: 64 days). */
 const ALL_PACKED = END + 72 * DAY;
-const KEEP_ALL = { retention: { '10m': null, '1h': null, '1d': null } } as const;
-/** 10-minute buckets kept 90 days (their hours then stored), the rest kept. */
-const TENS_EXPIRED = { retention: { '10m': 90 * DAY, '1h': null, '1d': null } } as const;
 
 /**
  * One real day of 100 items through full ingest, per scenario: bytes per item-day per tier,

@@ -14,15 +14,15 @@ import {
   spawnServer,
   type ChildServer,
   type LoadResult,
+  PRICING_BIN,
 } from './harness.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const HELLO = join(import.meta.dirname, 'hello-server.ts');
 const SETTLE_MS = 20_000;
 export const BENCH_ITEM = 'AK-47 | Redline (Field-Tested)';
 
 function cli(args: string[]): string {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
+  const result = spawnSync(process.execPath, [PRICING_BIN, ...args], {
     encoding: 'utf8',
     env: embeddedEnv(),
   });
@@ -65,7 +65,7 @@ export interface ReadBenchResult {
 
 function serveArgs(dataDir: string, source: 'sim' | 'none'): string[] {
   const args = ['serve', '--port', '0', '--data', dataDir, '--source', source];
-  return [BIN, ...args, '--backfill-days', '0', '--log-level', 'warn'];
+  return [PRICING_BIN, ...args, '--backfill-days', '0', '--log-level', 'warn'];
 }
 
 /** The baseline is measured at the start of each phase, under that phase's background load. */

@@ -9,10 +9,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeLoad, embeddedEnv, load, ratio, type ChildServer } from './harness.ts';
+import {
+  describeLoad,
+  embeddedEnv,
+  load,
+  ratio,
+  type ChildServer,
+  PRICING_BIN,
+} from './harness.ts';
 import { BENCH_ITEM, prepareBenchAccount } from './http-reads.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const HELLO = join(import.meta.dirname, 'hello-node.ts');
 export const SERVER_CORE = 0;
 export const LOAD_CORE = 1;
@@ -142,7 +148,7 @@ async function readPhase(label: string, server: ChildServer, key: string, baseli
 
 function serveArgs(dataDir: string, source: 'sim' | 'none'): string[] {
   const args = ['serve', '--port', '0', '--data', dataDir, '--source', source];
-  return [BIN, ...args, '--backfill-days', '0', '--log-level', 'warn'];
+  return [PRICING_BIN, ...args, '--backfill-days', '0', '--log-level', 'warn'];
 }
 
 /**

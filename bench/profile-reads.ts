@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { embeddedEnv, load, spawnServer } from './harness.ts';
+import { embeddedEnv, load, spawnServer, PRICING_BIN } from './harness.ts';
 import { prepareBenchAccount } from './http-reads.ts';
 import {
   LOAD_CORE,
@@ -19,9 +19,10 @@ import {
   waitForPrices,
 } from './pinned.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const FILL_MS = 20_000;
 const TOP_FUNCTIONS = 12;
+/** Seconds of load the profile attributes per request. */
+const MEASURE_S = 8;
 
 interface ProfileNode {
   id: number;
@@ -62,7 +63,7 @@ function stepOf(node: ProfileNode, parents: Map<number, ProfileNode>): string {
 }
 
 /** µs per step over the samples taken between `fromUs` and `toUs` (the profile's clock). */
-export function attribute(profile: CpuProfile, fromUs: number, toUs: number) {
+function attribute(profile: CpuProfile, fromUs: number, toUs: number) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parents = new Map<number, ProfileNode>();
   for (const node of profile.nodes)
@@ -100,7 +101,7 @@ const PROFILES = mkdtempSync(join(tmpdir(), 'pricing-profiles-'));
 async function profileRead(name: string, path: string, dataDir: string, key: string) {
   const profDir = join(PROFILES, name.replace(/\W+/g, '-'));
   mkdirSync(profDir);
-  const args = ['--cpu-prof', '--cpu-prof-dir', profDir, BIN, 'serve', '--port', '0'];
+  const args = ['--cpu-prof', '--cpu-prof-dir', profDir, PRICING_BIN, 'serve', '--port', '0'];
   const server = await spawnPinned([
     ...args,
     ...['--data', dataDir, '--source', 'none', '--backfill-days', '0', '--log-level', 'warn'],
@@ -113,7 +114,8 @@ async function profileRead(name: string, path: string, dataDir: string, key: str
     await new Promise((resolve) => setTimeout(resolve, QUIET_SETTLE_MS));
     await load(`${server.url}${path}`, { seconds: 2, headers });
     const from = nowUs();
-    requests = (await load(`${server.url}${path}`, { headers })).requestsPerSecond * 8;
+    const measured = await load(`${server.url}${path}`, { seconds: MEASURE_S, headers });
+    requests = measured.requestsPerSecond * MEASURE_S;
     window = [from, nowUs()];
   } finally {
     await server.stop();
@@ -138,7 +140,18 @@ async function main(): Promise<void> {
   try {
     const key = prepareBenchAccount(dataDir);
     const fill = await spawnServer(
-      [BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim', '--backfill-days', '0'],
+      [
+        PRICING_BIN,
+        'serve',
+        '--port',
+        '0',
+        '--data',
+        dataDir,
+        '--source',
+        'sim',
+        '--backfill-days',
+        '0',
+      ],
       240_000,
       embeddedEnv(),
     );

@@ -7,11 +7,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnServer, type ChildServer } from './harness.ts';
+import { spawnServer, type ChildServer, PRICING_BIN } from './harness.ts';
 import { BENCH_ITEM } from './http-reads.ts';
 import { waitForPrices } from './pinned.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const BACKFILL_CAP_MS = 600_000;
 /** The boot steps line is logged once the bulk payloads are built, after first prices. */
 const STEPS_CAP_MS = 120_000;
@@ -34,7 +33,7 @@ interface Started {
 
 async function startToPrices(dataDir: string): Promise<Started> {
   const started = performance.now();
-  const args = [BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
+  const args = [PRICING_BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
   const server = await spawnServer(args, 600_000);
   let output = '';
   const collect = (chunk: Buffer) => (output += chunk.toString());
@@ -51,12 +50,19 @@ async function startToPrices(dataDir: string): Promise<Started> {
 }
 
 /** Resolves once the output matches `pattern` (checked every 200 ms), or after `capMs`. */
-async function waitForOutput(started: Started, pattern: RegExp, capMs: number) {
+/** Waits until the output matches (a pattern, or a test of the whole output), at most `capMs`. */
+async function waitForOutput(
+  started: Started,
+  pattern: RegExp | ((output: string) => boolean),
+  capMs: number,
+) {
+  const matches = () =>
+    typeof pattern === 'function' ? pattern(started.output()) : pattern.test(started.output());
   const from = performance.now();
-  while (!pattern.test(started.output()) && performance.now() - from < capMs) {
+  while (!matches() && performance.now() - from < capMs) {
     await new Promise((r) => setTimeout(r, 200));
   }
-  return pattern.test(started.output());
+  return matches();
 }
 
 function bootStepsLine(output: string): string {
@@ -103,11 +109,16 @@ async function killedMidBackfill(percent = 40): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pricing-restart-'));
   try {
     const first = await startToPrices(dataDir);
-    const band = new RegExp(`backfill .*popular.* ${percent}%`);
-    await waitForOutput(first, band, BACKFILL_CAP_MS);
+    // The progress line shows the percentage it reached, which may be past a round 10%.
+    const reached = (output: string) =>
+      [...output.matchAll(/backfill .*popular.* (\d+)%/g)].some((m) => Number(m[1]) >= percent);
+    const killedAt = (await waitForOutput(first, reached, BACKFILL_CAP_MS)) ? '' : ' (not reached)';
     first.server.child.kill('SIGKILL');
     await new Promise((r) => first.server.child.once('exit', r));
-    await stopAndRestart(dataDir, `after SIGKILL at ${percent}% of the popular-band backfill`);
+    await stopAndRestart(
+      dataDir,
+      `after SIGKILL at ${percent}%${killedAt} of the popular-band backfill`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

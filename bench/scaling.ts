@@ -10,10 +10,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describeLoad, load, spawnServer, type ChildServer, type LoadResult } from './harness.ts';
+import {
+  describeLoad,
+  load,
+  spawnServer,
+  type ChildServer,
+  type LoadResult,
+  PRICING_BIN,
+} from './harness.ts';
 import { BENCH_ITEM } from './http-reads.ts';
-
-const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'pricing-scale-'));
@@ -67,7 +72,7 @@ export async function benchApiScaling(databaseUrl?: string, redisUrl?: string): 
       LOG_LEVEL: 'warn',
     };
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env })
+      spawnSync(process.execPath, [PRICING_BIN, ...args], { encoding: 'utf8', env })
         .stdout.trim()
         .split('\n');
     cli('accounts', 'create', 'bench', '--plan', 'enterprise', '--per-minute', '100000000');
@@ -75,12 +80,12 @@ export async function benchApiScaling(databaseUrl?: string, redisUrl?: string): 
     const path = `/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`;
     const ingestArgs = ['--role', 'ingest', '--sim-items', '3000', '--backfill-days', '0'];
     const ingest = await spawnServer(
-      [BIN, 'serve', ...ingestArgs, '--data', tempDir()],
+      [PRICING_BIN, 'serve', ...ingestArgs, '--data', tempDir()],
       180_000,
       env,
       /ingest running as/,
     );
-    const apiArgs = [BIN, 'serve', '--role', 'api', '--port', '0'];
+    const apiArgs = [PRICING_BIN, 'serve', '--role', 'api', '--port', '0'];
     const apiA = await spawnServer([...apiArgs, '--data', tempDir()], 180_000, env);
     let apiB: ChildServer | null = null;
     try {

@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../test/terminal-browser-support.ts';
-import { describeLoad, load, ratio, spawnServer } from './harness.ts';
+import { describeLoad, load, ratio, spawnServer, PRICING_BIN } from './harness.ts';
 import { BENCH_ITEM, prepareBenchAccount } from './http-reads.ts';
 import { waitForPrices } from './pinned.ts';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
 const RUNS = 9;
 
 function median(values: number[]): number {
@@ -77,7 +76,7 @@ export async function benchTerminal(): Promise<void> {
   const key = prepareBenchAccount(dataDir);
   const server = await spawnServer(
     [
-      BIN,
+      PRICING_BIN,
       'serve',
       '--port',
       '0',

@@ -4,8 +4,8 @@
  * process listens (a fraction of a second), the popular band once the first polling wave is
  * in, beside live ingest, a chunk at a time. History is not needed to serve latest prices, and the book keeps the
  * newer of two snapshots, so live batches landing meanwhile are never overwritten by the
- * backfill's older ones. A process stopped halfway leaves a partial backfill, as a kill
- * during the old up-front backfill did (the next start finds the store non-empty).
+ * backfill's older ones. A process stopped halfway leaves the popular band unfinished, and
+ * the next start resumes it (band-resume.ts).
  */
 import type { Logger } from 'pino';
 import type { Book } from '../book/book.ts';

@@ -100,12 +100,9 @@ export async function startAllRole(
 
     // With an ingest worker, its store folds what a dead process left in the journal:
     // this thread's store does not fold it before the book is restored.
-    const { prices: store, history } = createPriceStore(
-      config,
-      clock,
-      undefined,
-      ingestPolled(config),
-    );
+    const { prices: store, history } = createPriceStore(config, clock, {
+      foldLeftoversOnOpen: !ingestPolled(config),
+    });
     closers.push(() => store.close());
     await steps.timeAsync('storeInit', () => store.init());
     // Decided before the ingest worker can write its first batch.

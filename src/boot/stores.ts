@@ -12,7 +12,10 @@ import type { Clock } from '../domain/clock.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 import { createPostgresPriceStore } from '../store/postgres/postgres-price-store.ts';
 import type { PriceStore } from '../store/price-store.ts';
-import { createSqlitePriceStore } from '../store/sqlite/sqlite-price-store.ts';
+import {
+  createSqlitePriceStore,
+  type SqlitePriceStoreOptions,
+} from '../store/sqlite/sqlite-price-store.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -44,21 +47,18 @@ function postgresOptions(config: StoreConfig, clock: Clock) {
   return { connectionString: config.databaseUrl!, schema: config.pgSchema, clock };
 }
 
-/** How a SQLite store that ingests reports its failed rollup folds (ignored for PostgreSQL). */
-export interface IngestFolding {
-  onFoldError: (message: string) => void;
-}
-
 /**
- * Creates (does not init) the price store the configuration names. A SQLite store opened
- * beside a writer that ingests passes `foldsElsewhere` so its init leaves a dead process's
- * journal entries to that writer instead of folding them first.
+ * How a SQLite store folds its rollup journal (ignored for PostgreSQL): where a store that
+ * ingests reports its failed folds, and whether a store opened beside a writer that ingests
+ * leaves a dead process's journal entries to that writer instead of folding them at init.
  */
+export type Folding = Pick<SqlitePriceStoreOptions, 'onFoldError' | 'foldLeftoversOnOpen'>;
+
+/** Creates (does not init) the price store the configuration names. */
 export function createPriceStore(
   config: StoreConfig,
   clock: Clock,
-  folding?: IngestFolding,
-  foldsElsewhere = false,
+  folding: Folding = {},
 ): OpenedPriceStore {
   if (config.databaseUrl !== null) {
     const prices = createPostgresPriceStore(postgresOptions(config, clock));
@@ -66,12 +66,7 @@ export function createPriceStore(
   }
   const paths = dataPaths(config.dataDir);
   ensureDataDir(paths);
-  const store = createSqlitePriceStore({
-    path: paths.prices,
-    clock,
-    ...folding,
-    foldLeftoversOnOpen: !foldsElsewhere,
-  });
+  const store = createSqlitePriceStore({ path: paths.prices, clock, ...folding });
   return { kind: 'sqlite', prices: store, history: store };
 }
 

@@ -43,8 +43,8 @@ export interface IngestWorkerOptions {
  * default), about 1.4 × at 512 MB. The young generation is committed whole once used. With
  * 192 MB young and no old limit the worker held 300-500 MB; with these, 190-260 MB.
  */
-export const INGEST_YOUNG_GENERATION_MB = 48;
-export const INGEST_OLD_GENERATION_MB = 512;
+const INGEST_YOUNG_GENERATION_MB = 48;
+const INGEST_OLD_GENERATION_MB = 512;
 
 /** The worker ran out of heap (resourceLimits): Node ends it with this code. */
 export function isOutOfMemory(error: unknown): boolean {
