@@ -12,7 +12,7 @@ export class VarintWriter {
   }
 
   put(value: number): void {
-    this.reserve(10);
+    if (this.bytes.length - this.length < 10) this.reserve(10);
     let rest = value;
     while (rest >= 128) {
       this.bytes[this.length++] = (rest % 128) | 128;
