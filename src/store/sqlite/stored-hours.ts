@@ -34,14 +34,8 @@ export function storeHoursOf(
   let end = Math.ceil(to / TENS_PER_HOUR);
   const stored = new Set<number>();
   const storedHour = (row: RollupRow) => void stored.add(row.start);
-  const hours = { fromMs: first * HOUR, toMs: end * HOUR };
-  scanRange(statements, series, '1h', {
-    ...hours,
-    sections: ['sales'],
-    sketches: [],
-    visit: storedHour,
-    reuse: true,
-  });
+  const hours = { fromMs: first * HOUR, toMs: end * HOUR, sketches: [], reuse: true };
+  scanRange(statements, series, '1h', { ...hours, sections: ['sales'], visit: storedHour });
   while (first < end && stored.has(first * HOUR)) first += 1;
   while (first < end && stored.has((end - 1) * HOUR)) end -= 1;
   if (first >= end) return -1;
