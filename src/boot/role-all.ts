@@ -133,6 +133,8 @@ export async function startAllRole(
           startFirstBackfill({ config, clock, logger, catalogs, book, store }),
         )
       : null;
+    // Marked at once, so a stop from here on leaves the band to the next start.
+    if (backfill) markBandPending(config.dataDir, backfill.toMs);
     const pollsFrom = clock.now();
     const worker = startTracked();
 
@@ -163,7 +165,6 @@ export async function startAllRole(
       backfill?.toMs ?? (backfillConfigured(config) ? pendingBand(config.dataDir) : null);
     if (backfill) {
       closers.push(() => backfill.close()); // first: a running chunk finishes
-      markBandPending(config.dataDir, backfill.toMs);
     }
     if (bandToMs !== null && (worker || backfill)) {
       const polled = [...marketPlan(config)].filter(([, plan]) => plan.polled);
