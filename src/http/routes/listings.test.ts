@@ -24,8 +24,37 @@ async function harness() {
 
 const url = (name: string, query = '') =>
   `/v1/pricing/${encodeURIComponent(name)}/listings${query}`;
+const v2Url = (name: string, game: string) =>
+  `/v2/pricing/${encodeURIComponent(name)}/listings?game=${game}`;
 
 describe('200', () => {
+  test('v2 answers as v1 for an item with listings and no book quotes', async () => {
+    const { app, now, put } = await harness();
+    put([listing(REDLINE, 'csfloat', 1500, { floatValue: 0.2, fetchedAt: now })]);
+    const v1 = await app.inject({
+      url: url(REDLINE.marketHashName),
+      headers: auth(KEYS.developer),
+    });
+    const v2 = await app.inject({
+      url: v2Url(REDLINE.marketHashName, 'cs2'),
+      headers: auth(KEYS.developer),
+    });
+    assert.equal(v1.statusCode, 200);
+    assert.equal(v2.statusCode, 200);
+    assert.equal(v2.json().totalListings, 1);
+    assert.deepEqual(v2.json(), v1.json());
+  });
+
+  test('v2 answers an item of the game with neither listings nor quotes', async () => {
+    const { app } = await harness();
+    const v2 = await app.inject({
+      url: v2Url(REDLINE.marketHashName, 'cs2'),
+      headers: auth(KEYS.developer),
+    });
+    assert.equal(v2.statusCode, 200);
+    assert.equal(v2.json().totalListings, 0);
+  });
+
   test('cheapest first, with float coverage, the observed float range and every field', async () => {
     const { app, now, put, book } = await harness();
     put([
@@ -209,16 +238,16 @@ describe('401 / 404', () => {
     assert.equal((await app.inject({ url: url(REDLINE.marketHashName) })).statusCode, 401);
   });
 
-  test('unknown item on v1; an item without quotes on v2', async () => {
+  test('an unknown item on v1 and v2, and an item of the other game on v2', async () => {
     const { app } = await harness();
-    assert.equal(
-      (await app.inject({ url: url('No Such Skin'), headers: auth(KEYS.developer) })).statusCode,
-      404,
-    );
-    const v2 = await app.inject({
-      url: url(REDLINE.marketHashName, '?game=cs2').replace('/v1/', '/v2/'),
+    for (const path of [url('No Such Skin'), v2Url('No Such Skin', 'cs2')]) {
+      const response = await app.inject({ url: path, headers: auth(KEYS.developer) });
+      assert.equal(response.statusCode, 404, path);
+    }
+    const rustItemOnCs2 = await app.inject({
+      url: v2Url(RUST_AK.marketHashName, 'cs2'),
       headers: auth(KEYS.developer),
     });
-    assert.equal(v2.statusCode, 404);
+    assert.equal(rustItemOnCs2.statusCode, 404);
   });
 });

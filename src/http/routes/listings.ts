@@ -2,14 +2,13 @@
  * GET /v1/pricing/:marketHashName/listings and /v2/pricing/:marketHashName/listings?game=:
  * individual listings with float data, cheapest first (src/attributes/listings-view.ts).
  * `limit` 1–2000 (default 500), `markets` as on pricing. Unknown item → 404 on both versions;
- * on /v2 an item without quotes in the selected markets is 404 too, as on the snapshot.
+ * an item of the game answers its listings on both, quoted or not (listings are not quotes).
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app-type.ts';
-import { hasQuotes } from '../book-views.ts';
 import type { AppDeps } from '../deps.ts';
-import { findItem, noPricing, parseMarkets } from '../params.ts';
+import { findItem, parseMarkets } from '../params.ts';
 import { keyGate } from '../plugins/key-gate.ts';
 import { errorResponses, GameQuery, KEY_GATED_ERRORS, MarketsQuery } from '../schemas/common.ts';
 import { Listings } from '../schemas/listings.ts';
@@ -44,12 +43,11 @@ const description =
   'Individual listings with float, paint seed, paint index, stickers and inspect link, cheapest first, plus float coverage and the observed float range. Rust listings carry no float, seed, paint index or stickers.';
 
 export function listingsRoutes(app: App, deps: AppDeps): void {
-  const answer = (request: FastifyRequest, name: string, query: ListingsQuery, strict: boolean) => {
+  const answer = (request: FastifyRequest, name: string, query: ListingsQuery) => {
     const game = request.game;
     const selection = parseMarkets(query.markets, game);
     const item = findItem(deps.catalogs[game], name);
     const sides = deps.book.sides(game, item.id);
-    if (strict && !hasQuotes(sides, selection)) throw noPricing();
     return listingsResponse({
       item,
       listings: itemListings(deps.book, deps.catalogs[game], item),
@@ -79,7 +77,7 @@ export function listingsRoutes(app: App, deps: AppDeps): void {
         querystring: Type.Object(queryFields),
       },
     },
-    async (request) => answer(request, request.params.marketHashName, request.query, false),
+    async (request) => answer(request, request.params.marketHashName, request.query),
   );
 
   app.get(
@@ -91,6 +89,6 @@ export function listingsRoutes(app: App, deps: AppDeps): void {
         querystring: Type.Object({ game: GameQuery, ...queryFields }),
       },
     },
-    async (request) => answer(request, request.params.marketHashName, request.query, true),
+    async (request) => answer(request, request.params.marketHashName, request.query),
   );
 }
