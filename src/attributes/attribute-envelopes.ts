@@ -136,7 +136,7 @@ export interface HistoryRequest {
   limit: number | null;
 }
 
-async function bucketHistory(request: HistoryRequest, bucket: ParsedBucketId) {
+async function bucketHistory(request: HistoryRequest, item: CatalogItem, bucket: ParsedBucketId) {
   const { tier, fromMs, toMs } = request.window;
   const id = `${bucket.market}:${bucket.itemId}:${bucket.key}`;
   const rows = await request.store.readBucketRollups(
@@ -153,6 +153,8 @@ async function bucketHistory(request: HistoryRequest, bucket: ParsedBucketId) {
     attributeType: shape.types[0]!,
     attributeTypes: shape.types,
     dimensions: shape.dimensions,
+    sourceItemId: item.marketHashName,
+    sourceBucketId: bucket.key,
     points: (request.limit === null ? rows : rows.slice(-request.limit)).map((row) => {
       const point = pointOf(row);
       return {
@@ -179,7 +181,7 @@ export async function historyEnvelope(request: HistoryRequest) {
   const items = [];
   for (const group of groups.values()) {
     const buckets = [];
-    for (const bucket of group.ids) buckets.push(await bucketHistory(request, bucket));
+    for (const bucket of group.ids) buckets.push(await bucketHistory(request, group.item, bucket));
     const { id: canonicalItemId, marketHashName } = group.item;
     items.push({ canonicalItemId, marketHashName, market: group.market, buckets });
   }

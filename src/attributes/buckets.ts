@@ -50,6 +50,12 @@ export interface BucketDimensions {
   finishCatalog: number | null;
   sourceTagId: null;
   sourceTagName: string | null;
+  /** Keychain (charm) template; no source here carries charms, so always null. */
+  charmTemplate: null;
+  /** Custom name tag; no bucket is keyed by one, so always null. */
+  nameTag: null;
+  /** Sticker scrape (wear) level; no bucket is keyed by one, so always null. */
+  stickerScrape: null;
 }
 
 export interface AttributeBucket {
@@ -86,6 +92,9 @@ export const EMPTY_DIMENSIONS: BucketDimensions = {
   finishCatalog: null,
   sourceTagId: null,
   sourceTagName: null,
+  charmTemplate: null,
+  nameTag: null,
+  stickerScrape: null,
 };
 
 export function bucketIdOf(market: MarketId, itemId: string, key: string): string {

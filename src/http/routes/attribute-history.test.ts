@@ -30,11 +30,20 @@ describe('attribute history', () => {
     assert.deepEqual(body.markets, ['buff163']);
     const [bucket] = body.items[0].buckets;
     assert.equal(bucket.bucketId, id);
-    assert.deepEqual(bucket.dimensions.float, {
-      min: 0.15,
-      max: 0.18,
-      minInclusive: true,
-      maxInclusive: false,
+    assert.equal(bucket.sourceItemId, REDLINE.marketHashName);
+    assert.equal(bucket.sourceBucketId, 'float:0.15-0.18');
+    assert.deepEqual(bucket.dimensions, {
+      variant: null,
+      float: { min: 0.15, max: 0.18, minInclusive: true, maxInclusive: false },
+      fade: null,
+      pattern: null,
+      paintSeed: null,
+      finishCatalog: null,
+      sourceTagId: null,
+      sourceTagName: null,
+      charmTemplate: null,
+      nameTag: null,
+      stickerScrape: null,
     });
     assert.deepEqual(bucket.points[0], {
       bucketStart: new Date(h.now - 2 * HOUR).toISOString(),

@@ -38,6 +38,8 @@ describe('GET /v1/attribute-prices/latest 200', () => {
     );
     const buff = body.items[0];
     assert.equal(buff.canonicalItemId, REDLINE.id);
+    const { charmTemplate, nameTag, stickerScrape } = buff.buckets[0].dimensions;
+    assert.deepEqual([charmTemplate, nameTag, stickerScrape], [null, null, null]);
     assert.deepEqual(
       buff.buckets.map((b: Body) => [b.bucketKey, b.askCents, b.askListingCount, b.bidCents]),
       [

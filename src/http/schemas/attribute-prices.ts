@@ -20,6 +20,11 @@ const Dimensions = Type.Object({
   finishCatalog: Nullable(Type.Integer({ description: 'Paint index of the phase.' })),
   sourceTagId: Type.Null(),
   sourceTagName: Nullable(Type.String()),
+  charmTemplate: Type.Null({ description: 'Keychain template; null (no source carries charms).' }),
+  nameTag: Type.Null({ description: 'Name tag text; null (no bucket is keyed by one).' }),
+  stickerScrape: Type.Null({
+    description: 'Sticker scrape level; null (no bucket is keyed by one).',
+  }),
 });
 
 const cents = (description: string) => Type.Integer({ description });
@@ -33,10 +38,15 @@ const identity = {
   dimensions: Dimensions,
 };
 
+/** Where a bucket comes from: the item's name and the bucket key at the source. */
+const source = () => ({
+  sourceItemId: Type.String({ description: 'The market hash name of the item at the source.' }),
+  sourceBucketId: Type.String({ description: 'The bucket key at the source (the bucketKey).' }),
+});
+
 const LatestBucket = Type.Object({
   ...identity,
-  sourceItemId: Type.String(),
-  sourceBucketId: Type.String(),
+  ...source(),
   askCents: cents('Cheapest listing in the bucket, USD cents.'),
   avgAskCents: cents('Mean of the listings, rounded half up.'),
   medianAskCents: cents('Median of the listings, rounded half up.'),
@@ -61,7 +71,7 @@ const Point = Type.Object({
   lastObservedAt: Timestamp(),
 });
 
-const HistoryBucket = Type.Object({ ...identity, points: Type.Array(Point) });
+const HistoryBucket = Type.Object({ ...identity, ...source(), points: Type.Array(Point) });
 
 const entry = <T extends TSchema>(bucket: T) =>
   Type.Object({
