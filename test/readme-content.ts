@@ -1,6 +1,6 @@
 /**
- * What each README example must show, per endpoint: rows present and the fields the README
- * describes filled in. `checkShowsData` throws an AssertionError naming what is missing; an
+ * What each docs example must show, per endpoint: rows present and the fields the docs
+ * describe filled in. `checkShowsData` throws an AssertionError naming what is missing; an
  * example whose path has no rule here fails, so a new example comes with its check.
  */
 import assert from 'node:assert/strict';
@@ -310,7 +310,7 @@ const RULES: [RegExp, Check][] = [
   [/^\/v1\/market-analytics\/[^/]+$/, analytics],
 ];
 
-/** Throws unless `body`, the answer to `url`, shows what the README says it shows. */
+/** Throws unless `body`, the answer to `url`, shows what the docs say it shows. */
 export function checkShowsData(url: URL, body: Body, startedAt: number): void {
   const rule = RULES.find(([path]) => path.test(url.pathname));
   assert.ok(rule, `no content rule for ${url.pathname}: add one to test/readme-content.ts`);

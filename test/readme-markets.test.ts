@@ -1,5 +1,5 @@
 /**
- * The README's market table stays true: one row per live connector with its games, cadence and
+ * The market table of docs/markets.md stays true: one row per live connector with its games, cadence and
  * credentials as the connector declares them, and one row naming every simulated-only market.
  */
 import { describe, test } from 'node:test';
@@ -10,9 +10,10 @@ import { MARKET_IDS } from '../src/domain/markets.ts';
 import { LIVE_CONNECTORS } from '../src/markets/connectors.ts';
 
 function marketRows(): Map<string, string[]> {
-  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  const start = readme.indexOf('### The markets\n');
-  const table = readme.slice(start, readme.indexOf('\n\n', readme.indexOf('| market |', start)));
+  const page = readFileSync(join(import.meta.dirname, '..', 'docs', 'markets.md'), 'utf8');
+  const start = page.indexOf('\n## The markets\n');
+  assert.ok(start >= 0, 'docs/markets.md has a "The markets" section');
+  const table = page.slice(start, page.indexOf('\n\n', page.indexOf('| market |', start)));
   const rows = new Map<string, string[]>();
   for (const line of table.split('\n').filter((row) => row.startsWith('| `'))) {
     const cells = line
@@ -24,7 +25,7 @@ function marketRows(): Map<string, string[]> {
   return rows;
 }
 
-describe('README: the live market table', () => {
+describe('docs/markets.md: the live market table', () => {
   const rows = marketRows();
 
   for (const { info } of LIVE_CONNECTORS) {

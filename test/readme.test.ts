@@ -1,18 +1,21 @@
 /**
- * Every `curl` line of the README, run as written against a live `pricing serve --source sim`
- * started like `npm start` (only a shorter backfill): each answers 200 and shows data, checked
- * per endpoint (non-empty rows, the fields the README describes, history reaching back into the
- * backfill). The items the examples name are the ones the first-start backfill always covers.
+ * Every `curl` line of the README and of every page under docs/, run as written against a live
+ * `pricing serve --source sim` started like `npm start` (only a shorter backfill): each answers
+ * 200 and shows data, checked per endpoint (non-empty rows, the fields the docs describe,
+ * history reaching back into the backfill). The items the examples name are the ones the
+ * first-start backfill always covers.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { EXAMPLE_ITEMS } from '../src/boot/backfill.ts';
 import { startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
 import { checkShowsData } from './readme-content.ts';
 
 interface CurlExample {
+  /** The page it comes from, relative to the repository root. */
+  page: string;
   line: string;
   url: string;
   keyed: boolean;
@@ -20,18 +23,30 @@ interface CurlExample {
   body: string | null;
 }
 
-/** Every `curl` line of the README with its URL and whether it sends the key. */
-function readmeCurls(): CurlExample[] {
-  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  return readme
-    .split('\n')
-    .filter((line) => line.startsWith('curl '))
-    .map((line) => {
-      const url = /"(http:\/\/127\.0\.0\.1:8080[^"]*)"/.exec(line)?.[1];
-      assert.ok(url, `no URL in: ${line}`);
-      const body = line.includes('-X POST') ? (/ -d '([^']*)'/.exec(line)?.[1] ?? null) : null;
-      return { line, url, keyed: line.includes('Authorization: ApiKey $KEY'), body };
-    });
+const ROOT = join(import.meta.dirname, '..');
+
+/** README.md and every Markdown page under docs/, as paths from the repository root. */
+function docPages(): string[] {
+  const docs = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => relative(ROOT, join(ROOT, 'docs', name)))
+    .sort();
+  return ['README.md', ...docs];
+}
+
+/** Every `curl` line of the docs with its page, its URL and whether it sends the key. */
+function docCurls(): CurlExample[] {
+  return docPages().flatMap((page) =>
+    readFileSync(join(ROOT, page), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('curl '))
+      .map((line) => {
+        const url = /"(http:\/\/127\.0\.0\.1:8080[^"]*)"/.exec(line)?.[1];
+        assert.ok(url, `no URL in ${page}: ${line}`);
+        const body = line.includes('-X POST') ? (/ -d '([^']*)'/.exec(line)?.[1] ?? null) : null;
+        return { page, line, url, keyed: line.includes('Authorization: ApiKey $KEY'), body };
+      }),
+  );
 }
 
 /** The item names an example URL uses, in its path or its item parameters. */
@@ -54,12 +69,12 @@ function itemsNamed(url: URL): string[] {
 /** Long enough for the first polls of every market after the backfill. */
 const SHOWS_DATA_WITHIN_MS = 90_000;
 
-describe('README: every curl example works as written and shows data', () => {
+describe('README and docs/: every curl example works as written and shows data', () => {
   const dir = tempDataDir();
   let server: RunningServer;
   let key = '';
   let startedAt = 0;
-  const examples = readmeCurls();
+  const examples = docCurls();
 
   before(async () => {
     startedAt = Date.now();
@@ -72,8 +87,14 @@ describe('README: every curl example works as written and shows data', () => {
     await server?.stop();
   });
 
-  test('the README has curl examples for every delivered endpoint', () => {
+  test('the docs have curl examples for every delivered endpoint', () => {
     assert.ok(examples.length >= 15, `only ${examples.length} curl examples`);
+  });
+
+  test('the README itself shows a few examples, and the API pages carry the rest', () => {
+    const perPage = (page: string) => examples.filter((example) => example.page === page).length;
+    assert.ok(perPage('README.md') >= 3, 'the README tour has curl examples');
+    assert.ok(perPage(join('docs', 'api', 'pricing.md')) >= 3, 'docs/api/pricing.md has examples');
   });
 
   test('the items the examples name are exactly the ones the backfill always covers', () => {
@@ -101,7 +122,7 @@ describe('README: every curl example works as written and shows data', () => {
               },
         );
         const body = await response.text();
-        failure = `${example.line}\n→ ${response.status} ${body.slice(0, 400)}`;
+        failure = `${example.page}: ${example.line}\n→ ${response.status} ${body.slice(0, 400)}`;
         if (response.status === 200) {
           try {
             checkShowsData(new URL(url), JSON.parse(body), startedAt);

@@ -13,7 +13,7 @@ interface Snapshot {
 }
 
 /**
- * A Doppler the simulator lists with phases: the README's example when it is in the simulated
+ * A Doppler the simulator lists with phases: the docs' example when it is in the simulated
  * universe (a full `npm start`), else the first item with phase buckets in the keyed snapshot.
  */
 export async function bucketItem(baseUrl: string, key: string): Promise<string> {

@@ -6,7 +6,7 @@
  * phase buckets panel shows the buckets the page received; stale markets are marked; the
  * markets board has 48 bars per market; phone and desktop widths fit; no console errors; the
  * per-IP limit answers 429. Screenshots go to $TERMINAL_SCREENSHOTS (docs/ to
- * refresh the README's) or a temp dir.
+ * refresh the ones docs/terminal.md and the README show) or a temp dir.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

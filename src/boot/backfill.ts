@@ -1,7 +1,7 @@
 /**
  * On an empty store the simulator backfills history through the normal import path
  * (normalise → store → book), a bounded chunk at a time, with a progress bar. It covers each
- * game's most popular items (`--backfill-items`) and always the items the README's examples
+ * game's most popular items (`--backfill-items`) and always the items the docs' examples
  * use. Role `all` writes the named items before it listens, so every example shows history
  * right after the first `npm start`, and the popular band beside live ingest afterwards.
  */
@@ -56,8 +56,8 @@ export async function configuredBackfill(
 }
 
 /**
- * The items the README's curl examples name, backfilled whatever their popularity rank
- * (test/readme.test.ts keeps this list and the README in step); the simulator also lists
+ * The items the curl examples of README.md and docs/ name, backfilled whatever their popularity
+ * rank (test/readme.test.ts keeps this list and the docs in step); the simulator also lists
  * them on every fetch of its listing markets, so their listings and buckets never run dry.
  */
 export const EXAMPLE_ITEMS: readonly string[] = [

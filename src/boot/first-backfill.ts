@@ -1,6 +1,6 @@
 /**
  * The simulator's first-start backfill for role `all`, split so it does not stand between a
- * new user and first prices: the items the README's examples name are written before the
+ * new user and first prices: the items the docs' examples name are written before the
  * process listens (a fraction of a second), the popular band once the first polling wave is
  * in, beside live ingest, a chunk at a time. History is not needed to serve latest prices, and the book keeps the
  * newer of two snapshots, so live batches landing meanwhile are never overwritten by the

@@ -24,7 +24,7 @@ export function isFetchFailure(value: unknown): value is FetchFailure {
   return typeof value === 'string' && (FETCH_FAILURES as readonly string[]).includes(value);
 }
 
-/** What each kind means, for the README table and the OpenAPI description. */
+/** What each kind means, for the table in docs/markets.md and the OpenAPI description. */
 export const FETCH_FAILURE_MEANINGS: Readonly<Record<FetchFailure, string>> = {
   timeout: 'no complete answer within the request timeout',
   rate_limited: 'the market answered 429',

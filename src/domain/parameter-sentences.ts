@@ -1,5 +1,5 @@
 /**
- * The wording of validation errors (README "Errors, quotas and conventions"): one sentence per
+ * The wording of validation errors (docs/api/conventions.md): one sentence per
  * problem, starting with the parameter's name, e.g. `perPage must not exceed 100`. The schema
  * validator's messages and every check made in code take their sentences from here.
  */

@@ -40,7 +40,7 @@ export type Feature =
 
 /**
  * The plan column of the spec's endpoint index. Where the spec says "not shown" the choice is
- * ours and is written in the README: items/all Enterprise (bulk whole-catalog read), market
+ * ours and is written in docs/api/conventions.md: items/all Enterprise (bulk whole-catalog read), market
  * latency Developer, native-market buckets Pro, arbitrage Pro.
  */
 export const FEATURE_MIN_PLAN: Readonly<Record<Feature, Plan>> = {

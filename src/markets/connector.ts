@@ -24,7 +24,7 @@ export interface ConnectorInfo extends MarketInfo {
   /** Published (or, where none is published, conservative observed) limits of the origin. */
   limits: readonly RequestLimit[];
   credentials: readonly Credential[];
-  /** What the README's market table says this connector supplies, in a few words. */
+  /** What the market table of docs/markets.md says this connector supplies, in a few words. */
   supplies: string;
 }
 

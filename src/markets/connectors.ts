@@ -1,7 +1,7 @@
 /**
  * The live connectors, as an explicit list (no autoload). `pricing serve --source live` polls
  * each one that is enabled for a game it lists; markets without a connector here have no usable
- * public API and stay simulated-only (README, "Live market data").
+ * public API and stay simulated-only (docs/markets.md).
  */
 import type { MarketId } from '../domain/markets.ts';
 import type { Connector } from './connector.ts';

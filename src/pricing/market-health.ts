@@ -1,5 +1,5 @@
 /**
- * Market health rows (`GET /v1/markets/health`, keyless). Rules (README API notes):
+ * Market health rows (`GET /v1/markets/health`, keyless). Rules (docs/api/pricing.md):
  * - status against the market's own cadence: live when the last successful fetch is at most
  *   2 cadences old, warn up to 6 cadences, stale beyond (or never).
  * - lastEventAt: the last successful fetch. listingsCount: listings behind the market's asks

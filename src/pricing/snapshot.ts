@@ -1,6 +1,6 @@
 /**
  * The pricing snapshot of one item (`GET /v1/pricing/:marketHashName`), built from the book's
- * per-market sides. Pure: `now` is an argument. Rules written down in the README's API notes:
+ * per-market sides. Pure: `now` is an argument. Rules written down in docs/api/pricing.md:
  * - `markets[]` holds one row per market with a non-empty ask side (its best ask), cheapest
  *   first; `buyOrders[]` one row per market with a non-empty bid side, highest first. Every
  *   selected market's bid is listed; only `bestBid` applies the cash-only rule.

@@ -81,7 +81,9 @@ export const Nbbo = Type.Object({
   freshMarketCount: Type.Integer(),
   locked: spreadFields.locked,
   crossed: spreadFields.crossed,
-  confidence: Score('0.4 × coverage + 0.3 × freshness + 0.3 × agreement (see README).'),
+  confidence: Score(
+    '0.4 × coverage + 0.3 × freshness + 0.3 × agreement (see docs/api/cross-market.md).',
+  ),
   executionAdjusted: ExecutionAdjusted,
   calculatedAt: Timestamp(),
 });
