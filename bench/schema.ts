@@ -123,7 +123,7 @@ export async function benchSchema(): Promise<void> {
       `(every item versioned and stored), restart ${warmMs.toFixed(0)} ms (versions read back, nothing written)`,
   );
 
-  const body = snapshotBody(service.log('cs2'), service.registries('cs2'));
+  const body = await snapshotBody(service.log('cs2'), service.registries('cs2'));
   const [, stringifyMs] = await timed(async () => JSON.stringify(body));
   const [payload, buildMs] = await timed(() => prepareSnapshot(body, systemClock.now()));
   console.log(

@@ -19,6 +19,9 @@ import type { HistoryStore } from '../store/history-store.ts';
 import type { BulkLiquidityProvider } from '../liquidity/bulk-cache.ts';
 import type { GameReads, SchemaProvider } from '../schema/provider.ts';
 import type { TrustProxy } from './trust-proxy.ts';
+import type { PreparedPayload } from '../domain/prepared-payload.ts';
+
+export type { PreparedPayload };
 
 export interface AuthSuccess {
   ok: true;
@@ -63,16 +66,6 @@ export interface FetchHistory {
 
 /** Expected refresh cadence of a market, ms (health is judged against it). */
 export type MarketCadence = (market: MarketId) => number;
-
-/** The whole-catalog payload, serialized and compressed once per build. */
-export interface PreparedPayload {
-  /** Quoted strong ETag, e.g. `"3q2-…"`. */
-  etag: string;
-  json: Buffer;
-  gzip: Buffer;
-  rowCount: number;
-  builtAt: number;
-}
 
 export interface ItemsAllProvider {
   /** null until the first build finished. */

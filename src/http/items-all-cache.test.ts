@@ -4,7 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import { Book } from '../book/book.ts';
 import { manualClock } from '../domain/clock.ts';
 import { side } from '../pricing/snapshot-fixtures.ts';
-import { ItemsAllCache, type Timers } from './items-all-cache.ts';
+import type { Timers } from '../domain/timers.ts';
+import { ItemsAllCache } from './items-all-cache.ts';
 import { CS2_ITEMS, testCatalog } from './test-support.ts';
 
 function fakeTimers() {
@@ -83,6 +84,39 @@ describe('ItemsAllCache', () => {
     assert.equal(pending[0]!.ms, 4000, 'waits for the rest of the interval');
     await fire(cache, pending);
     assert.notEqual(cache.current()!.etag, first.etag);
+    cache.close();
+  });
+
+  test('a rebuild serializes only the items a book change named since the last build', async () => {
+    const { book, cache, clock, put } = setup();
+    const read: string[] = [];
+    const sides = book.sides.bind(book);
+    book.sides = (game, itemId) => {
+      read.push(itemId);
+      return sides(game, itemId);
+    };
+    await cache.rebuild();
+    assert.equal(read.length, 5, 'the first build reads every item');
+    read.length = 0;
+    await cache.rebuild();
+    assert.deepEqual(read, [], 'nothing changed: every row from the cache');
+    put(150);
+    clock.advance(1000);
+    await cache.rebuild();
+    assert.deepEqual(read, ['cs2-redline-ft']);
+    assert.match(cache.current()!.json.toString(), /"effectiveUsdCents":150/);
+    const rows = JSON.parse(cache.current()!.json.toString()) as { id: string }[];
+    assert.equal(rows.length, 5);
+    cache.close();
+  });
+
+  test('builds asked for at once run one after the other and publish the newest', async () => {
+    const { cache, put } = setup();
+    put(300);
+    const both = [cache.rebuild(), cache.rebuild()];
+    put(301);
+    await Promise.all([...both, cache.rebuild()]);
+    assert.match(cache.current()!.json.toString(), /"effectiveUsdCents":301/);
     cache.close();
   });
 

@@ -1,34 +1,19 @@
 /**
- * The `/v1/items/all` payload, built at most once per book change: rows from the pure builder,
- * `JSON.stringify` once, gzip once (level 6 by default), ETag = hash of the JSON. Book changes
- * are debounced so a rebuild starts no sooner than `minIntervalMs` after the previous one.
- * Requests only ever read the last finished payload.
+ * The `/v1/items/all` payload, built incrementally and at most once per `minIntervalMs` after
+ * the book changes: each item's row is serialized once and kept until a book change names the
+ * item, so a rebuild re-serializes only the items that changed since the last one. The rows are
+ * written into a `PayloadWriter` (encoded, hashed and gzipped in 64 KB chunks, the gzip on the
+ * thread pool) with the event loop free every few ms (`Slicer`): no build holds the HTTP thread
+ * longer than a slice. Requests only ever read the last finished payload.
  */
-import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
 import type { Book } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Clock } from '../domain/clock.ts';
-import type { CatalogItem } from '../domain/item.ts';
-import { ITEMS_ALL_MAX_ROWS, itemsAllRows } from '../pricing/items-all.ts';
-import type { ItemsAllProvider, PreparedPayload } from './deps.ts';
-
-const gzip = promisify(gzipCallback);
-
-export interface Timers {
-  set(callback: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const realTimers: Timers = {
-  set: (callback, ms) => {
-    const handle = setTimeout(callback, ms);
-    handle.unref();
-    return handle;
-  },
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import { PayloadWriter, type PreparedPayload } from '../domain/prepared-payload.ts';
+import { Slicer } from '../domain/slicer.ts';
+import { unrefTimers, type Timers } from '../domain/timers.ts';
+import { ITEMS_ALL_MAX_ROWS, itemsAllRow } from '../pricing/items-all.ts';
+import type { ItemsAllProvider } from './deps.ts';
 
 export interface ItemsAllCacheOptions {
   book: Book;
@@ -40,37 +25,32 @@ export interface ItemsAllCacheOptions {
   onError?: (error: unknown) => void;
 }
 
-export function preparePayload(
+/** A finished payload of `rows` (tests and fixtures that need one without a book). */
+export async function preparePayload(
   rows: unknown[],
   builtAt: number,
-  level = 6,
+  level?: number,
 ): Promise<PreparedPayload> {
-  return prepareJsonPayload(Buffer.from(JSON.stringify(rows)), rows.length, builtAt, level);
-}
-
-async function prepareJsonPayload(
-  json: Buffer,
-  rowCount: number,
-  builtAt: number,
-  level: number,
-): Promise<PreparedPayload> {
-  const hash = createHash('sha256').update(json).digest('base64url').slice(0, 27);
-  return { etag: `"${hash}"`, json, gzip: await gzip(json, { level }), rowCount, builtAt };
+  const writer = new PayloadWriter(level);
+  writer.write(JSON.stringify(rows));
+  return { ...(await writer.finish()), rowCount: rows.length, builtAt };
 }
 
 export class ItemsAllCache implements ItemsAllProvider {
   private payload: PreparedPayload | null = null;
+  /** Serialized rows by item id; a book change drops the rows it names. */
+  private readonly rows = new Map<string, string>();
   private timer: unknown = null;
   private building: Promise<void> | null = null;
   private dirty = false;
   private lastStart = Number.NEGATIVE_INFINITY;
-  private started = 0;
-  private published = 0;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: ItemsAllCacheOptions) {
     this.unsubscribe = options.book.onChange((change) => {
-      if (change.game === options.catalog.game) this.markDirty();
+      if (change.game !== options.catalog.game) return;
+      for (const id of change.itemIds) this.rows.delete(id);
+      this.markDirty();
     });
   }
 
@@ -78,18 +58,24 @@ export class ItemsAllCache implements ItemsAllProvider {
     return this.payload;
   }
 
-  /** Builds now (waits for a running build first). */
+  /** Builds now, after a running build (builds never overlap). */
   async rebuild(): Promise<void> {
-    if (this.building) await this.building;
-    this.building = this.build().finally(() => {
-      this.building = null;
-    });
-    return this.building;
+    const previous = this.building;
+    const run = (async () => {
+      await previous?.catch(() => undefined);
+      await this.build();
+    })();
+    this.building = run;
+    try {
+      await run;
+    } finally {
+      if (this.building === run) this.building = null;
+    }
   }
 
   /** Resolves when no build is running (for tests and shutdown). */
   async settled(): Promise<void> {
-    while (this.building) await this.building;
+    while (this.building) await this.building.catch(() => undefined);
   }
 
   /** Schedules a rebuild, at most one per `minIntervalMs`. */
@@ -98,8 +84,7 @@ export class ItemsAllCache implements ItemsAllProvider {
     if (this.timer !== null) return;
     const interval = this.options.minIntervalMs ?? 5_000;
     const wait = Math.max(0, this.lastStart + interval - this.options.clock.now());
-    const timers = this.options.timers ?? realTimers;
-    this.timer = timers.set(() => {
+    this.timer = this.timers().set(() => {
       this.timer = null;
       this.rebuild().catch((error: unknown) => this.options.onError?.(error));
     }, wait);
@@ -107,50 +92,41 @@ export class ItemsAllCache implements ItemsAllProvider {
 
   close(): void {
     this.unsubscribe();
-    if (this.timer !== null) (this.options.timers ?? realTimers).clear(this.timer);
+    if (this.timer !== null) this.timers().clear(this.timer);
     this.timer = null;
   }
 
+  private timers(): Timers {
+    return this.options.timers ?? unrefTimers;
+  }
+
   private async build(): Promise<void> {
-    const { book, catalog, clock } = this.options;
     this.dirty = false;
-    this.lastStart = clock.now();
-    const sequence = (this.started += 1);
-    const { json, rowCount } = await serializeInSlices(catalog.items, (slice) =>
-      itemsAllRows(slice, (id) => book.sides(catalog.game, id)),
-    );
-    const payload = await prepareJsonPayload(
-      json,
-      rowCount,
-      this.lastStart,
-      this.options.gzipLevel ?? 6,
-    );
-    if (sequence > this.published) {
-      this.published = sequence;
-      this.payload = payload;
-    }
+    this.lastStart = this.options.clock.now();
+    const writer = new PayloadWriter(this.options.gzipLevel);
+    const rowCount = await this.writeRows(writer);
+    this.payload = { ...(await writer.finish()), rowCount, builtAt: this.lastStart };
     if (this.dirty) this.markDirty();
   }
-}
 
-const SLICE_ITEMS = 1_000;
-
-/**
- * Builds and stringifies the rows a slice at a time, yielding to the event loop between
- * slices, so a whole-catalog rebuild never holds up requests for more than a few ms.
- */
-async function serializeInSlices(
-  items: readonly CatalogItem[],
-  rowsOf: (slice: readonly CatalogItem[]) => unknown[],
-): Promise<{ json: Buffer; rowCount: number }> {
-  const parts: string[] = [];
-  let rowCount = 0;
-  const limited = items.slice(0, ITEMS_ALL_MAX_ROWS);
-  for (let start = 0; start < limited.length; start += SLICE_ITEMS) {
-    const rows = rowsOf(limited.slice(start, start + SLICE_ITEMS));
-    rowCount += rows.length;
-    if (rows.length > 0) parts.push(JSON.stringify(rows).slice(1, -1));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  /** The bare array, row by row in catalog order (cached rows as they are). */
+  private async writeRows(writer: PayloadWriter): Promise<number> {
+    const { book, catalog } = this.options;
+    const slicer = new Slicer();
+    let count = 0;
+    writer.write('[');
+    for (const item of catalog.items) {
+      if (count >= ITEMS_ALL_MAX_ROWS) break;
+      let row = this.rows.get(item.id);
+      if (row === undefined) {
+        row = JSON.stringify(itemsAllRow(item, book.sides(catalog.game, item.id)));
+        this.rows.set(item.id, row);
+      }
+      writer.write(count === 0 ? row : `,${row}`);
+      count += 1;
+      if (slicer.due()) await slicer.pause();
+    }
+    writer.write(']');
+    return count;
   }
-  return { json: Buffer.from(`[${parts.join(',')}]`), rowCount };
 }

@@ -1,33 +1,31 @@
 /**
  * The Enterprise bulk liquidity map (`GET /v1/liquidity/items` and its manifest), built off the
  * request path: once at start, then every `cadenceMs` (10 minutes, the spec's cadence). Each
- * build estimates every cs2 catalog item a slice at a time (yielding to the event loop between
- * slices), serializes the map and the manifest once and gzips them once. `version` is
- * `<build start ms>-<build number>` and moves only when the items changed; an unchanged
- * rebuild keeps the previous payload (so a held copy stays current and 304 keeps answering).
+ * build estimates every cs2 catalog item with the event loop free every few ms (`Slicer`),
+ * encodes and hashes the map as it goes, and gzips it once on the thread pool
+ * (src/domain/prepared-payload.ts). `version` is `<build start ms>-<build number>` and moves
+ * only when the items changed; an unchanged rebuild keeps the previous payload (so a held copy
+ * stays current and 304 keeps answering).
  */
-import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
 import type { Book } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { iso, MINUTE, type Clock } from '../domain/clock.ts';
 import type { CatalogItem } from '../domain/item.ts';
-import type { Timers } from '../http/items-all-cache.ts';
+import {
+  EncodedChunks,
+  PayloadWriter,
+  preparedText,
+  type PreparedBytes,
+} from '../domain/prepared-payload.ts';
+import { Slicer } from '../domain/slicer.ts';
+import { unrefTimers, type Timers } from '../domain/timers.ts';
 import { liquidityFromBook } from './from-book.ts';
 import { LIQUIDITY_MARKETS } from './markets.ts';
 import { bulkEntry, type BulkLiquidityEntry } from './summary.ts';
 
-const gzip = promisify(gzipCallback);
-
 export const BULK_CADENCE_MS = 10 * MINUTE;
 export const BULK_CADENCE = 'PT10M';
-const SLICE_ITEMS = 500;
 
-export interface PreparedBytes {
-  json: Buffer;
-  gzip: Buffer;
-}
 
 export interface BulkLiquiditySnapshot {
   version: string;
@@ -54,24 +52,36 @@ export interface BulkLiquidityOptions {
   onError?: (error: unknown) => void;
 }
 
-async function prepared(text: string, level: number): Promise<PreparedBytes> {
-  const json = Buffer.from(text);
-  return { json, gzip: await gzip(json, { level }) };
-}
-
-/** `{"<name>":{…},…}` built a slice at a time. */
+/** `{"<name>":{…},…}`, encoded and hashed as it is written. */
 async function itemsJson(
   items: readonly CatalogItem[],
   entryOf: (item: CatalogItem) => BulkLiquidityEntry,
-): Promise<string> {
-  const parts: string[] = [];
-  for (let start = 0; start < items.length; start += SLICE_ITEMS) {
-    for (const item of items.slice(start, start + SLICE_ITEMS)) {
-      parts.push(`${JSON.stringify(item.marketHashName)}:${JSON.stringify(entryOf(item))}`);
-    }
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  slicer: Slicer,
+): Promise<EncodedChunks> {
+  const encoded = new EncodedChunks();
+  encoded.write('{');
+  let first = true;
+  for (const item of items) {
+    const entry = `${JSON.stringify(item.marketHashName)}:${JSON.stringify(entryOf(item))}`;
+    encoded.write(first ? entry : `,${entry}`);
+    first = false;
+    if (slicer.due()) await slicer.pause();
   }
-  return `{${parts.join(',')}}`;
+  encoded.write('}');
+  return encoded;
+}
+
+/** The manifest's fields, then `"items":` and the items' bytes, as one prepared body. */
+async function itemsBody(manifest: string, items: EncodedChunks, slicer: Slicer, level?: number) {
+  const writer = new PayloadWriter(level);
+  writer.write(`${manifest.slice(0, -1)},"items":`);
+  for (const chunk of items.chunks) {
+    writer.writeBytes(chunk);
+    if (slicer.due()) await slicer.pause();
+  }
+  writer.write('}');
+  const { json, gzip } = await writer.finish();
+  return { json, gzip };
 }
 
 export class BulkLiquidityCache implements BulkLiquidityProvider {
@@ -128,38 +138,29 @@ export class BulkLiquidityCache implements BulkLiquidityProvider {
     const markets = LIQUIDITY_MARKETS[catalog.game];
     const entryOf = (item: CatalogItem) =>
       bulkEntry(liquidityFromBook(book, catalog.game, item, markets, null, builtAt));
-    const items = await itemsJson(catalog.items, entryOf);
-    const hash = createHash('sha256').update(items).digest('base64url');
+    const slicer = new Slicer();
+    const items = await itemsJson(catalog.items, entryOf, slicer);
+    const hash = items.digest();
     if (this.snapshot && hash === this.itemsHash) return;
     this.builds += 1;
     const version = `${builtAt}-${this.builds}`;
-    const head = {
+    const manifest = JSON.stringify({
       version,
       calculatedAt: iso(builtAt),
       cadence: BULK_CADENCE,
       markets: markets,
       itemCount: catalog.items.length,
-    };
-    const level = this.options.gzipLevel ?? 6;
-    const manifestText = JSON.stringify(head);
+    });
+    const level = this.options.gzipLevel;
     const snapshot: BulkLiquiditySnapshot = {
       version,
       etag: `"${version}"`,
       itemCount: catalog.items.length,
       builtAt,
-      items: await prepared(`${manifestText.slice(0, -1)},"items":${items}}`, level),
-      manifest: await prepared(manifestText, level),
+      items: await itemsBody(manifest, items, slicer, level),
+      manifest: await preparedText(manifest, level).then(({ json, gzip }) => ({ json, gzip })),
     };
     this.itemsHash = hash;
     this.snapshot = snapshot;
   }
 }
-
-const unrefTimers: Timers = {
-  set: (callback, ms) => {
-    const handle = setTimeout(callback, ms);
-    handle.unref();
-    return handle;
-  },
-  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};

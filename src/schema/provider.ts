@@ -5,7 +5,7 @@
  */
 import { ambiguousItem, notFound } from '../domain/errors.ts';
 import type { Game } from '../domain/games.ts';
-import type { PreparedPayload } from '../http/deps.ts';
+import type { PreparedPayload } from '../domain/prepared-payload.ts';
 import type { ChangeLog, LogEntry } from './change-log.ts';
 import type { SchemaRegistries } from './registries.ts';
 import { selectItem } from './selectors.ts';

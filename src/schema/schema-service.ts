@@ -9,7 +9,7 @@ import { slugify } from '../catalog/slug.ts';
 import type { Clock } from '../domain/clock.ts';
 import { GAMES, type Game } from '../domain/games.ts';
 import type { CatalogItem } from '../domain/item.ts';
-import type { PreparedPayload } from '../http/deps.ts';
+import type { PreparedPayload } from '../domain/prepared-payload.ts';
 import {
   ChangeLog,
   nextVersion,
@@ -40,6 +40,7 @@ export interface SchemaServiceOptions {
 interface GameState {
   log: ChangeLog;
   payload: PreparedPayload | null;
+  building: Promise<void> | null;
 }
 
 export class SchemaService {
@@ -49,7 +50,7 @@ export class SchemaService {
   private serving = false;
 
   constructor(private readonly options: SchemaServiceOptions) {
-    for (const game of GAMES) this.states.set(game, { log: new ChangeLog(), payload: null });
+    for (const game of GAMES) this.states.set(game, { log: new ChangeLog(), payload: null, building: null });
   }
 
   /** Loads, syncs the package catalog and builds every snapshot (a serving process). */
@@ -154,10 +155,21 @@ export class SchemaService {
     return result.appended;
   }
 
+  /** Builds the game's snapshot after any running build of it (builds never overlap). */
   private async rebuild(game: Game): Promise<void> {
     const state = this.state(game);
-    const body = snapshotBody(state.log, this.options.sources[game].registries);
-    state.payload = await prepareSnapshot(body, this.options.clock.now(), this.options.gzipLevel);
+    const previous = state.building;
+    const run = (async () => {
+      await previous?.catch(() => undefined);
+      const body = await snapshotBody(state.log, this.options.sources[game].registries);
+      state.payload = await prepareSnapshot(body, this.options.clock.now(), this.options.gzipLevel);
+    })();
+    state.building = run;
+    try {
+      await run;
+    } finally {
+      if (state.building === run) state.building = null;
+    }
   }
 }
 

@@ -7,7 +7,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.ts';
-import type { BulkLiquiditySnapshot, PreparedBytes } from '../../liquidity/bulk-cache.ts';
+import type { PreparedBytes } from '../../domain/prepared-payload.ts';
+import type { BulkLiquiditySnapshot } from '../../liquidity/bulk-cache.ts';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
 import { keyGate } from '../plugins/key-gate.ts';
