@@ -1,9 +1,12 @@
 /**
  * Starts the ingest worker thread and applies what it commits to the HTTP thread's book and
- * fetch log (and, with metrics on, its fetch and rejection counts), one small message at a time.
- * The worker gets the catalogs as slim data (src/catalog/slim.ts) rather than building its own.
+ * fetch log (and, with metrics on, its fetch and rejection counts), one small message at a time
+ * and in arrival order, through a `SlicedQueue`: a backlog (the first polling wave, a backfill)
+ * is applied a few ms at a time with requests served in between. The worker gets the catalogs
+ * as slim data (src/catalog/slim.ts) rather than building its own.
  */
 import { Worker } from 'node:worker_threads';
+import { SlicedQueue } from '../../domain/sliced-queue.ts';
 import type { Book } from '../../book/book.ts';
 import type { IngestMetrics } from '../../metrics/ingest-metrics.ts';
 import type { FetchLog } from '../fetch-log.ts';
@@ -82,20 +85,34 @@ export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestW
           worker.postMessage({ type: 'stop' } satisfies HostMessage);
         }).then(() => worker.terminate().then(() => undefined)),
     };
+    /** Book, fetch log and counts, in the order the worker sent them. */
+    const applied = new SlicedQueue<WorkerMessage>(
+      (message) => {
+        switch (message.type) {
+          case 'batch':
+            return options.book.apply(message.batch);
+          case 'fetch':
+            options.metrics?.noteFetch(message.record);
+            return options.fetchLog.append(message.record);
+          case 'rejections':
+            return options.metrics?.noteRejections(message.market, message.game, message.counts);
+          case 'backfilled':
+            return options.onBackfilled?.();
+        }
+      },
+      (error) =>
+        options.onError(error instanceof Error ? (error.stack ?? error.message) : String(error)),
+    );
     const onMessage = (message: WorkerMessage) => {
       switch (message.type) {
         case 'batch':
-          return options.book.apply(message.batch);
         case 'fetch':
-          options.metrics?.noteFetch(message.record);
-          return options.fetchLog.append(message.record);
         case 'rejections':
-          return options.metrics?.noteRejections(message.market, message.game, message.counts);
+        case 'backfilled':
+          return applied.push(message);
         case 'ready':
           started = true;
           return resolve(handle);
-        case 'backfilled':
-          return options.onBackfilled?.();
         case 'stopped':
           return stopped?.();
         case 'failed':

@@ -36,21 +36,36 @@ export type HostMessage =
   | { type: 'demand'; game: Game; names: string[] }
   | { type: 'backfill'; toMs: number };
 
-/** Sides per message: small enough that applying one never stalls the HTTP thread. */
-export const SIDES_PER_MESSAGE = 2_000;
+/**
+ * Records (sides, sales, listings, sales statistics) per message: small enough that applying
+ * one on the HTTP thread takes well under a slice (src/domain/slicer.ts), so a backlog is
+ * applied with requests served between messages.
+ */
+export const RECORDS_PER_MESSAGE = 500;
 
-/** Splits a committed batch into messages of at most `size` sides (sales/listings ride along). */
-export function splitBatch(batch: IngestBatch, size = SIDES_PER_MESSAGE): IngestBatch[] {
-  if (batch.sides.length <= size) return [batch];
-  const parts: IngestBatch[] = [];
-  for (let start = 0; start < batch.sides.length; start += size) {
-    parts.push({ sides: batch.sides.slice(start, start + size), sales: [], listings: [] });
+/** `records` in runs of at most `size`. */
+function runs<T>(records: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < records.length; start += size) {
+    result.push(records.slice(start, start + size));
   }
-  parts[0] = {
-    ...parts[0]!,
-    sales: batch.sales,
-    listings: batch.listings,
-    ...(batch.salesStats ? { salesStats: batch.salesStats } : {}),
-  };
-  return parts;
+  return result;
+}
+
+/**
+ * Splits a committed batch into messages of at most `size` records: sides first, then sales,
+ * listings and sales statistics. Applying the parts in order leaves the book as the whole batch
+ * would (a listing snapshot replaces only listings of older fetches; sales are de-duplicated).
+ */
+export function splitBatch(batch: IngestBatch, size = RECORDS_PER_MESSAGE): IngestBatch[] {
+  const stats = batch.salesStats ?? [];
+  const total = batch.sides.length + batch.sales.length + batch.listings.length + stats.length;
+  if (total <= size) return [batch];
+  const empty = (): IngestBatch => ({ sides: [], sales: [], listings: [] });
+  return [
+    ...runs(batch.sides, size).map((sides) => ({ ...empty(), sides })),
+    ...runs(batch.sales, size).map((sales) => ({ ...empty(), sales })),
+    ...runs(batch.listings, size).map((listings) => ({ ...empty(), listings })),
+    ...runs(stats, size).map((salesStats) => ({ ...empty(), salesStats })),
+  ];
 }
