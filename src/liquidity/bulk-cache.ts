@@ -26,7 +26,6 @@ import { bulkEntry, type BulkLiquidityEntry } from './summary.ts';
 export const BULK_CADENCE_MS = 10 * MINUTE;
 export const BULK_CADENCE = 'PT10M';
 
-
 export interface BulkLiquiditySnapshot {
   version: string;
   /** Quoted strong ETag: the version. */

@@ -50,7 +50,8 @@ export class SchemaService {
   private serving = false;
 
   constructor(private readonly options: SchemaServiceOptions) {
-    for (const game of GAMES) this.states.set(game, { log: new ChangeLog(), payload: null, building: null });
+    for (const game of GAMES)
+      this.states.set(game, { log: new ChangeLog(), payload: null, building: null });
   }
 
   /** Loads, syncs the package catalog and builds every snapshot (a serving process). */
