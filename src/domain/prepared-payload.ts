@@ -2,12 +2,13 @@
  * A whole-catalog body served as prepared bytes (`/v1/items/all`, the bulk liquidity map, the
  * item schema snapshot): its JSON, the JSON gzipped once, and a strong ETag. A `PayloadWriter`
  * takes the body's text a piece at a time and encodes, hashes and compresses it in chunks of
- * about 64 KB as it goes; compression runs on libuv's thread pool, so the thread that writes
- * (the HTTP thread) only ever does a few hundred microseconds of encoding and hashing at a
- * time. Builders pair it with `Slicer` (slicer.ts) to yield between pieces.
+ * 64 KB as it goes; compression runs on libuv's thread pool, so the thread that writes (the
+ * HTTP thread) only ever encodes and hashes a chunk at a time. Builders pair it with `Slicer`
+ * (slicer.ts) to yield between pieces; the final copies into one buffer yield too.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createGzip, type Gzip } from 'node:zlib';
+import { Slicer } from './slicer.ts';
 
 export interface PreparedPayload {
   /** Quoted strong ETag, e.g. `"3q2-…"`: a hash of the JSON, so equal bytes give equal tags. */
@@ -24,50 +25,57 @@ export interface PreparedBytes {
   gzip: Buffer;
 }
 
-/** Text gathered before it is encoded into one chunk (characters). */
-const CHUNK_CHARS = 64 * 1024;
+/** Bytes per encoded chunk (the unit that is hashed and handed to gzip). */
+const CHUNK_BYTES = 64 * 1024;
 export const DEFAULT_GZIP_LEVEL = 6;
 
 /** Length of the ETag's hash part (base64url characters of a SHA-256). */
 const ETAG_CHARS = 27;
 
-/** Text encoded to UTF-8 in chunks of about 64 KB as it is written, hashed as it goes. */
+/**
+ * Text encoded to UTF-8 straight into chunks of 64 KB as it is written (one `Buffer.write` per
+ * piece: no joined strings, which V8 encodes slowly once one character is outside Latin-1),
+ * each chunk hashed as it is sealed.
+ */
 export class EncodedChunks {
   readonly chunks: Buffer[] = [];
-  private readonly pending: string[] = [];
-  private pendingChars = 0;
+  private current = Buffer.allocUnsafe(CHUNK_BYTES);
+  private used = 0;
   private readonly hash: Hash = createHash('sha256');
 
-  /** Appends text; encodes a chunk once about 64 KB are pending. */
   write(text: string): void {
-    this.pending.push(text);
-    this.pendingChars += text.length;
-    if (this.pendingChars >= CHUNK_CHARS) this.flush();
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; measure exactly only near the chunk's end.
+    if (this.used + text.length * 3 > CHUNK_BYTES) {
+      const bytes = Buffer.byteLength(text);
+      if (this.used + bytes > CHUNK_BYTES) this.seal();
+      if (bytes > CHUNK_BYTES) return this.append(Buffer.from(text));
+    }
+    this.used += this.current.write(text, this.used);
   }
 
-  /** Appends bytes already encoded (after any pending text). */
+  /** Appends bytes already encoded (after the text before them). */
   writeBytes(bytes: Buffer): void {
-    this.flush();
+    this.seal();
     this.append(bytes);
   }
 
-  /** Encodes what is pending; the SHA-256 of everything written (base64url). */
+  /** Seals the last chunk; the SHA-256 of everything written (base64url). */
   digest(): string {
-    this.flush();
+    this.seal();
     return this.hash.digest('base64url');
   }
 
-  /** Hears every chunk as it is encoded. */
+  /** Hears every chunk as it is sealed. */
   protected onChunk(bytes: Buffer): void {
     void bytes;
   }
 
-  private flush(): void {
-    if (this.pending.length === 0) return;
-    const bytes = Buffer.from(this.pending.join(''));
-    this.pending.length = 0;
-    this.pendingChars = 0;
-    this.append(bytes);
+  private seal(): void {
+    if (this.used === 0) return;
+    const sealed = this.current.subarray(0, this.used);
+    this.current = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.used = 0;
+    this.append(sealed);
   }
 
   private append(bytes: Buffer): void {
@@ -75,6 +83,19 @@ export class EncodedChunks {
     this.hash.update(bytes);
     this.onChunk(bytes);
   }
+}
+
+/** One buffer of `parts`, copied a slice at a time (no single long copy of many MB). */
+export async function concatInSlices(parts: readonly Buffer[], slicer: Slicer): Promise<Buffer> {
+  let total = 0;
+  for (const part of parts) total += part.length;
+  const whole = Buffer.allocUnsafe(total);
+  let offset = 0;
+  for (const part of parts) {
+    offset += part.copy(whole, offset);
+    if (slicer.due()) await slicer.pause();
+  }
+  return whole;
 }
 
 /** `EncodedChunks` that also gzips each chunk (on the thread pool) and finishes a payload. */
@@ -94,11 +115,12 @@ export class PayloadWriter extends EncodedChunks {
   }
 
   /** The JSON, its gzip and the hash-based ETag, once compression has caught up. */
-  async finish(): Promise<PreparedBytes & { etag: string }> {
+  async finish(slicer = new Slicer()): Promise<PreparedBytes & { etag: string }> {
     const etag = `"${this.digest().slice(0, ETAG_CHARS)}"`;
     this.gzip.end();
+    const json = await concatInSlices(this.chunks, slicer);
     await this.gzipped;
-    return { etag, json: Buffer.concat(this.chunks), gzip: Buffer.concat(this.compressed) };
+    return { etag, json, gzip: await concatInSlices(this.compressed, slicer) };
   }
 
   protected override onChunk(bytes: Buffer): void {

@@ -104,15 +104,15 @@ export class ItemsAllCache implements ItemsAllProvider {
     this.dirty = false;
     this.lastStart = this.options.clock.now();
     const writer = new PayloadWriter(this.options.gzipLevel);
-    const rowCount = await this.writeRows(writer);
-    this.payload = { ...(await writer.finish()), rowCount, builtAt: this.lastStart };
+    const slicer = new Slicer();
+    const rowCount = await this.writeRows(writer, slicer);
+    this.payload = { ...(await writer.finish(slicer)), rowCount, builtAt: this.lastStart };
     if (this.dirty) this.markDirty();
   }
 
   /** The bare array, row by row in catalog order (cached rows as they are). */
-  private async writeRows(writer: PayloadWriter): Promise<number> {
+  private async writeRows(writer: PayloadWriter, slicer: Slicer): Promise<number> {
     const { book, catalog } = this.options;
-    const slicer = new Slicer();
     let count = 0;
     writer.write('[');
     for (const item of catalog.items) {

@@ -79,7 +79,7 @@ async function itemsBody(manifest: string, items: EncodedChunks, slicer: Slicer,
     if (slicer.due()) await slicer.pause();
   }
   writer.write('}');
-  const { json, gzip } = await writer.finish();
+  const { json, gzip } = await writer.finish(slicer);
   return { json, gzip };
 }
 

@@ -68,5 +68,5 @@ export async function prepareSnapshot(
     if (slicer.due()) await slicer.pause();
   }
   writer.write(`},${JSON.stringify({ rarities, collections, containers }).slice(1)}`);
-  return { ...(await writer.finish()), rowCount: itemCount, builtAt };
+  return { ...(await writer.finish(slicer)), rowCount: itemCount, builtAt };
 }
