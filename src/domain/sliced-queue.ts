@@ -19,6 +19,8 @@ export class SlicedQueue<T> {
     /** Hears an entry's failure; the queue goes on with the next entry. */
     private readonly onError: (error: unknown) => void,
     private readonly budgetMs = SLICE_BUDGET_MS,
+    /** Monotonic ms for the slices (tests pass their own). */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Entries waiting to be handled. */
@@ -40,7 +42,7 @@ export class SlicedQueue<T> {
   }
 
   private drain(): void {
-    const slicer = new Slicer(this.budgetMs);
+    const slicer = new Slicer(this.budgetMs, this.now);
     while (this.next < this.entries.length) {
       const entry = this.entries[this.next] as T;
       this.entries[this.next] = undefined;

@@ -10,19 +10,25 @@
 export const SLICE_BUDGET_MS = 4;
 
 export class Slicer {
-  private started = performance.now();
+  private started: number;
 
-  constructor(private readonly budgetMs = SLICE_BUDGET_MS) {}
+  constructor(
+    private readonly budgetMs = SLICE_BUDGET_MS,
+    /** Monotonic ms (tests pass their own). */
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.started = now();
+  }
 
   /** True once the current slice has used its budget. */
   due(): boolean {
-    return performance.now() - this.started >= this.budgetMs;
+    return this.now() - this.started >= this.budgetMs;
   }
 
   /** Yields to the event loop (I/O first), then starts a new slice. */
   async pause(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    this.started = performance.now();
+    this.started = this.now();
   }
 
   /** Pauses when the slice is used up. */
