@@ -13,7 +13,7 @@ import type { Clock } from '../domain/clock.ts';
 import { FetchLog } from '../ingest/fetch-log.ts';
 import { GAMES } from '../domain/games.ts';
 import { DemandCounter } from '../ingest/priorities.ts';
-import { startIngestWorker, type IngestWorkerHandle } from '../ingest/worker/ingest-host.ts';
+import { startIngestWorker, type IngestWorkerHandle } from './ingest-thread/ingest-host.ts';
 import { clearBandPending, markBandPending, pendingBand } from './band-resume.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import {

@@ -9,18 +9,18 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
-import { createChangePublisher, type ChangePublisher } from '../../boot/change-publisher.ts';
-import { clockFromEnv } from '../../boot/offset-clock.ts';
-import { createSourceIngest } from '../../boot/source-ingest.ts';
-import { createPriceStore } from '../../boot/stores.ts';
+import { createChangePublisher, type ChangePublisher } from '../change-publisher.ts';
+import { clockFromEnv } from '../offset-clock.ts';
+import { createSourceIngest } from '../source-ingest.ts';
+import { createPriceStore } from '../stores.ts';
 import { adoptCatalogData, loadCatalogs } from '../../catalog/load-catalogs.ts';
 import { startLearningWhenLive } from '../../schema/boot.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
-import { leaseOwner } from '../lease.ts';
+import { leaseOwner } from '../../ingest/lease.ts';
 import { createWorkerBackfill } from './worker-backfill.ts';
-import type { RejectionTally } from '../rejections.ts';
-import { applyRetention, RETENTION_INTERVAL_MS } from '../retention.ts';
+import type { RejectionTally } from '../../ingest/rejections.ts';
+import { applyRetention, RETENTION_INTERVAL_MS } from '../../ingest/retention.ts';
 import {
   splitBatch,
   type HostMessage,
