@@ -27,7 +27,7 @@ import { demandNotingCatalogs, type DemandCounter } from '../ingest/priorities.t
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { marketPlan } from './market-plan.ts';
 import { createQuotaLimiters } from './quotas.ts';
-import { startSchemaServing } from '../schema/boot.ts';
+import { startSchemaServing } from './schema-runtime.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 
 /** The whole-catalog payload is rebuilt at most this often after a book change. */

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { Book } from '../book/book.ts';
 import { loadCatalogs, prefetchCatalogs } from '../catalog/index.ts';
-import { acquireServerLock, dataPaths, ensureDataDir } from '../cli/data-dir.ts';
+import { acquireServerLock, dataPaths, ensureDataDir } from './data-dir.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
 import { FetchLog } from '../ingest/fetch-log.ts';

@@ -10,7 +10,7 @@
  */
 import type { Logger } from 'pino';
 import { loadCatalogs } from '../catalog/index.ts';
-import { startLearningWhenLive } from '../schema/boot.ts';
+import { startLearningWhenLive } from './schema-runtime.ts';
 import type { ServeConfig } from '../config.ts';
 import { MINUTE, type Clock } from '../domain/clock.ts';
 import { MARKET_IDS } from '../domain/markets.ts';

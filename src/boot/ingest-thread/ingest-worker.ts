@@ -14,7 +14,7 @@ import { clockFromEnv } from '../offset-clock.ts';
 import { createSourceIngest } from '../source-ingest.ts';
 import { createPriceStore } from '../stores.ts';
 import { adoptCatalogData, loadCatalogs } from '../../catalog/load-catalogs.ts';
-import { startLearningWhenLive } from '../../schema/boot.ts';
+import { startLearningWhenLive } from '../schema-runtime.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
 import { leaseOwner } from '../../ingest/lease.ts';
