@@ -13,7 +13,7 @@ import type { FxTable } from '../ingest/fx.ts';
 import { importObservations } from '../ingest/import-file.ts';
 import { simBackfill } from '../markets/sim/backfill.ts';
 import type { PriceStore } from '../store/price-store.ts';
-import { progressBar } from '../cli/progress.ts';
+import { progressBar } from './progress.ts';
 import type { ServeConfig } from '../config.ts';
 import { chooseFxTable } from './fx-source.ts';
 

@@ -24,10 +24,11 @@ import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from '../ingest/retention.ts
 import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import { demandNotingCatalogs, type DemandCounter } from '../ingest/priorities.ts';
+import { createClosers } from './closers.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { marketPlan } from './market-plan.ts';
 import { createQuotaLimiters } from './quotas.ts';
-import { startSchemaServing } from '../schema/boot.ts';
+import { startSchemaServing } from './schema-runtime.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 
 /** The whole-catalog payload is rebuilt at most this often after a book change. */
@@ -91,10 +92,8 @@ function watchedAccessStore(store: AccessStore, outage: ReturnType<typeof outage
 export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFront> {
   const { config, clock, logger, catalogs, book } = options;
   const steps = options.steps ?? bootSteps();
-  const closers: (() => Promise<void> | void)[] = [];
-  const close = async () => {
-    for (const closer of closers.reverse()) await closer();
-  };
+  const closers = createClosers();
+  const close = closers.close;
   try {
     const outage = outageLogger(logger, 'access store');
     const access = createAccessService({
@@ -103,17 +102,17 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     });
     await access.refreshNow();
     access.startRefresh(250);
-    closers.push(() => access.stop());
+    closers.add(() => access.stop());
 
     const quotas = createQuotaLimiters(config, logger, options.accessStore);
-    closers.push(() => quotas.close());
+    closers.add(() => quotas.close());
 
     const bookRetention = setInterval(() => {
       const before = clock.now() - DEFAULT_RETENTION.listingsUnseenMs;
       for (const game of GAMES) book.pruneListings(game, before);
     }, RETENTION_INTERVAL_MS);
     bookRetention.unref();
-    closers.push(() => clearInterval(bookRetention));
+    closers.add(() => clearInterval(bookRetention));
 
     const itemsAll = new ItemsAllCache({
       book,
@@ -121,7 +120,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       clock,
       minIntervalMs: ITEMS_ALL_REBUILD_MS,
     });
-    closers.push(() => itemsAll.close());
+    closers.add(() => itemsAll.close());
 
     const liquidityBulk = new BulkLiquidityCache({
       book,
@@ -129,7 +128,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       clock,
       onError: (error) => logger.error({ err: error }, 'bulk liquidity build failed'),
     });
-    closers.push(() => liquidityBulk.close());
+    closers.add(() => liquidityBulk.close());
 
     const schema = await steps.timeAsync('schema', () =>
       startSchemaServing({
@@ -139,7 +138,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
         onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
       }),
     );
-    closers.push(() => schema.close());
+    closers.add(() => schema.close());
 
     const plan = marketPlan(config);
     const app = await steps.timeAsync('buildApp', () =>
@@ -173,7 +172,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     const server = await steps.timeAsync('listen', () =>
       startServer(app, { port: config.port, host: config.host }),
     );
-    closers.push(() => server.close());
+    closers.add(() => server.close());
     // Both answer 503 until their first build; prices do not wait for them.
     const bulkBuilt = Promise.all([
       steps

@@ -7,13 +7,14 @@
 import type { Logger } from 'pino';
 import { Book } from '../book/book.ts';
 import { loadCatalogs, prefetchCatalogs } from '../catalog/index.ts';
-import { acquireServerLock, dataPaths, ensureDataDir } from '../cli/data-dir.ts';
+import { createClosers, type Closers } from './closers.ts';
+import { acquireServerLock, dataPaths, ensureDataDir } from './data-dir.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
 import { FetchLog } from '../ingest/fetch-log.ts';
 import { GAMES } from '../domain/games.ts';
 import { DemandCounter } from '../ingest/priorities.ts';
-import { startIngestWorker, type IngestWorkerHandle } from '../ingest/worker/ingest-host.ts';
+import { startIngestWorker, type IngestWorkerHandle } from './ingest-thread/ingest-host.ts';
 import { clearBandPending, markBandPending, pendingBand } from './band-resume.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import {
@@ -60,14 +61,14 @@ function shareDemand(
   demand: DemandCounter,
   catalogs: ReturnType<typeof loadCatalogs>,
   clock: Clock,
-  closers: (() => Promise<void> | void)[],
+  closers: Closers,
 ): void {
   const timer = setInterval(
     () => postDemand(worker, demand, catalogs, clock.now()),
     DEMAND_SHARE_MS,
   );
   timer.unref();
-  closers.push(() => clearInterval(timer));
+  closers.add(() => clearInterval(timer));
 }
 
 export async function startAllRole(
@@ -75,13 +76,11 @@ export async function startAllRole(
   clock: Clock,
   logger: Logger,
 ): Promise<AllRole> {
-  const closers: (() => Promise<void> | void)[] = [];
-  let closed: Promise<void> | null = null;
+  const closers = createClosers();
+  let closed = false;
   const close = () => {
-    closed ??= (async () => {
-      for (const closer of closers.reverse()) await closer();
-    })();
-    return closed;
+    closed = true;
+    return closers.close();
   };
   const steps = bootSteps();
   prefetchCatalogs();
@@ -89,13 +88,13 @@ export async function startAllRole(
     if (storeKind(config) === 'sqlite') {
       const paths = dataPaths(config.dataDir);
       ensureDataDir(paths);
-      closers.push(acquireServerLock(paths, config.port));
+      closers.add(acquireServerLock(paths, config.port));
     }
     const metrics = createServiceMetrics(config);
     const metricsUrl = metrics ? await metrics.listen() : null;
-    if (metrics) closers.push(() => metrics.close());
+    if (metrics) closers.add(() => metrics.close());
     const accessStore = createAccessStore(config, clock);
-    closers.push(() => accessStore.close());
+    closers.add(() => accessStore.close());
     await steps.timeAsync('accessStore', () => accessStore.init());
 
     // With an ingest worker, its store folds what a dead process left in the journal:
@@ -103,7 +102,7 @@ export async function startAllRole(
     const { prices: store, history } = createPriceStore(config, clock, {
       foldLeftoversOnOpen: !ingestPolled(config),
     });
-    closers.push(() => store.close());
+    closers.add(() => store.close());
     await steps.timeAsync('storeInit', () => store.init());
     // Decided before the ingest worker can write its first batch.
     const backfillDue = await needsFirstBackfill(config, store);
@@ -122,7 +121,7 @@ export async function startAllRole(
       const started = startWorker(config, book, fetchLog, logger, metrics, steps, () =>
         backfilled(),
       );
-      if (started) closers.push(async () => (await started.catch(() => null))?.stop());
+      if (started) closers.add(async () => (await started.catch(() => null))?.stop());
       return started;
     };
     const restored = await steps.timeAsync('restore', () => restoreBook(store, book, clock.now()));
@@ -152,7 +151,7 @@ export async function startAllRole(
       steps,
       ...(metrics ? { metrics: metrics.http() } : {}),
     });
-    closers.push(() => front.close());
+    closers.add(() => front.close());
     // A restart serves the restored book without waiting for the worker to be up.
     if (worker) {
       worker.then(
@@ -164,7 +163,7 @@ export async function startAllRole(
     const bandToMs =
       backfill?.toMs ?? (backfillConfigured(config) ? pendingBand(config.dataDir) : null);
     if (backfill) {
-      closers.push(() => backfill.close()); // first: a running chunk finishes
+      closers.add(() => backfill.close()); // first: a running chunk finishes
     }
     if (bandToMs !== null && (worker || backfill)) {
       const polled = [...marketPlan(config)].filter(([, plan]) => plan.polled);

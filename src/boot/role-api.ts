@@ -12,6 +12,7 @@ import type { ServeConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
 import { createRedisChangeBus } from '../events/redis-change-bus.ts';
 import { FetchLog } from '../ingest/fetch-log.ts';
+import { createClosers } from './closers.ts';
 import { ensureSharedDemoKey } from './shared-demo-key.ts';
 import { createFetchLogSync } from './fetch-log-sync.ts';
 import { startHttpFront } from './http-front.ts';
@@ -32,33 +33,31 @@ export async function startApiRole(
   clock: Clock,
   logger: Logger,
 ): Promise<ApiRole> {
-  const closers: (() => Promise<void> | void)[] = [];
-  const close = async () => {
-    for (const closer of closers.reverse()) await closer();
-  };
+  const closers = createClosers();
+  const close = closers.close;
   try {
     const metrics = createServiceMetrics(config);
     const metricsUrl = metrics ? await metrics.listen() : null;
-    if (metrics) closers.push(() => metrics.close());
+    if (metrics) closers.add(() => metrics.close());
     const accessStore = createAccessStore(config, clock);
-    closers.push(() => accessStore.close());
+    closers.add(() => accessStore.close());
     await accessStore.init();
 
     const { prices: store, history } = createPriceStore(config, clock);
-    closers.push(() => store.close());
+    closers.add(() => store.close());
     await store.init();
 
     const bus = createRedisChangeBus({ url: config.redisUrl!, prefix: config.redisPrefix, logger });
-    closers.push(() => bus.close());
+    closers.add(() => bus.close());
     const book = new Book();
     metrics?.watchBook(book, clock);
     const live = await startLiveBook({ bus, store, book, clock, logger });
-    closers.push(() => live.stop());
+    closers.add(() => live.stop());
 
     const fetchLog = new FetchLog(clock);
     const fetchSync = createFetchLogSync({ store, fetchLog, clock, logger });
     await fetchSync.start();
-    closers.push(() => fetchSync.stop());
+    closers.add(() => fetchSync.stop());
 
     const catalogs = loadCatalogs();
     const front = await startHttpFront({
@@ -72,7 +71,7 @@ export async function startApiRole(
       history,
       ...(metrics ? { metrics: metrics.http() } : {}),
     });
-    closers.push(() => front.close());
+    closers.add(() => front.close());
     // Only a process that is listening creates the demo account (a failed listen creates none).
     const demoKey = await ensureSharedDemoKey(accessStore, clock, config.dataDir);
     return { url: front.url, demoKey, metricsUrl, close };

@@ -10,7 +10,8 @@
  */
 import type { Logger } from 'pino';
 import { loadCatalogs } from '../catalog/index.ts';
-import { startLearningWhenLive } from '../schema/boot.ts';
+import { createClosers } from './closers.ts';
+import { startLearningWhenLive } from './schema-runtime.ts';
 import type { ServeConfig } from '../config.ts';
 import { MINUTE, type Clock } from '../domain/clock.ts';
 import { MARKET_IDS } from '../domain/markets.ts';
@@ -88,29 +89,27 @@ export async function startIngestRole(
   logger: Logger,
 ): Promise<IngestRole> {
   const redisUrl = config.redisUrl!;
-  const closers: (() => Promise<void> | void)[] = [];
-  const close = async () => {
-    for (const closer of closers.reverse()) await closer();
-  };
+  const closers = createClosers();
+  const close = closers.close;
   try {
     const metrics = createServiceMetrics(config);
     const metricsUrl = metrics ? await metrics.listen() : null;
-    if (metrics) closers.push(() => metrics.close());
+    if (metrics) closers.add(() => metrics.close());
     const ingestMetrics = metrics?.ingest();
     const { prices: store, history } = createPriceStore(config, clock, {
       onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
     });
-    closers.push(() => store.close());
+    closers.add(() => store.close());
     await store.init();
     const bus = createRedisChangeBus({ url: redisUrl, prefix: config.redisPrefix, logger });
-    closers.push(() => bus.close());
+    closers.add(() => bus.close());
     const redis = openRedis(redisUrl, { connectionName: 'pricing-leases' });
-    closers.push(() => closeRedis(redis));
+    closers.add(() => closeRedis(redis));
     const owner = leaseOwner();
     const publisher = createChangePublisher(bus, `ingest:${owner}`, logger);
-    closers.push(() => publisher.flush());
+    closers.add(() => publisher.flush());
     const learning = await startLearningWhenLive(config, clock, logger);
-    if (learning) closers.push(() => learning.close());
+    if (learning) closers.add(() => learning.close());
     const catalogs = learning?.catalogs ?? loadCatalogs();
     if (config.source === 'sim') {
       await backfillOnce({ config, clock, store, redis, owner, publisher, catalogs, logger });
@@ -149,10 +148,10 @@ export async function startIngestRole(
               : {}),
           });
     await keeper.start();
-    closers.push(() => keeper.stop());
+    closers.add(() => keeper.stop());
     if (ingest) {
       ingest.runner.start();
-      closers.push(() => ingest.close());
+      closers.add(() => ingest.close());
     }
 
     const retention = setInterval(() => {
@@ -162,7 +161,7 @@ export async function startIngestRole(
       );
     }, RETENTION_INTERVAL_MS);
     retention.unref();
-    closers.push(() => clearInterval(retention));
+    closers.add(() => clearInterval(retention));
     logger.info({ owner, held: keeper.held().length, markets: markets.length }, 'ingest started');
     return { owner, markets: markets.length, metricsUrl, close };
   } catch (error) {

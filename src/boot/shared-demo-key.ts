@@ -5,7 +5,7 @@
  */
 import { DEMO_ACCOUNT_NAME, createAdmin } from '../access/admin.ts';
 import type { AccessStore } from '../access/access-store.ts';
-import { dataPaths, ensureDataDir } from '../cli/data-dir.ts';
+import { dataPaths, ensureDataDir } from './data-dir.ts';
 import type { Clock } from '../domain/clock.ts';
 import { ensureDemoKey } from './demo-key.ts';
 

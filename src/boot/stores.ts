@@ -6,7 +6,7 @@
 import { createPostgresAccessStore } from '../access/postgres-access-store.ts';
 import { createSqliteAccessStore } from '../access/sqlite-access-store.ts';
 import type { AccessStore } from '../access/access-store.ts';
-import { dataPaths, ensureDataDir } from '../cli/data-dir.ts';
+import { dataPaths, ensureDataDir } from './data-dir.ts';
 import type { StoreConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { HistoryStore } from '../store/history-store.ts';

@@ -31,7 +31,7 @@ describe('catalog build thread', () => {
   });
 
   for (const entry of [
-    'src/ingest/worker/ingest-worker.ts',
+    'src/boot/ingest-thread/ingest-worker.ts',
     'src/boot/role-all.ts',
     'src/catalog/index.ts',
   ]) {

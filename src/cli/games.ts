@@ -7,7 +7,7 @@
  */
 import { systemClock } from '../domain/clock.ts';
 import { GAMES, isGame, type Game } from '../domain/games.ts';
-import { withSchemaStore } from '../schema/open-schema-store.ts';
+import { withSchemaStore } from '../boot/open-schema-store.ts';
 import {
   parseCommandArgs,
   requirePositional,

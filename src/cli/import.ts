@@ -26,7 +26,7 @@ import {
   storeConfigFrom,
   UsageError,
 } from './args.ts';
-import { dataPaths, runningServerPid } from './data-dir.ts';
+import { dataPaths, runningServerPid } from '../boot/data-dir.ts';
 
 /** `pricing import` stored the good lines but rejected others. */
 export const IMPORT_REJECTED_LINES_EXIT = 3;

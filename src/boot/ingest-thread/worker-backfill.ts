@@ -5,7 +5,7 @@
  * the way live ones do; the book keeps the newer of two snapshots.
  */
 import type { Logger } from 'pino';
-import { backfillHistory, configuredBackfill } from '../../boot/backfill.ts';
+import { backfillHistory, configuredBackfill } from '../backfill.ts';
 import type { Catalog } from '../../catalog/catalog.ts';
 import type { ServeConfig } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';

@@ -10,12 +10,12 @@ import type { SluggedCatalog } from '../catalog/create-catalog.ts';
 import type { StoreConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Game } from '../domain/games.ts';
-import { PolledGameReads } from './game-reads.ts';
-import { growingCatalog, type GrowingCatalog } from './growing-catalog.ts';
-import { CatalogLearner } from './learner.ts';
+import { PolledGameReads } from '../schema/game-reads.ts';
+import { growingCatalog, type GrowingCatalog } from '../schema/growing-catalog.ts';
+import { CatalogLearner } from '../schema/learner.ts';
 import { createSchemaStore } from './open-schema-store.ts';
-import { cs2SchemaRegistries, EMPTY_REGISTRIES } from './registries.ts';
-import { SchemaService } from './schema-service.ts';
+import { cs2SchemaRegistries, EMPTY_REGISTRIES } from '../schema/registries.ts';
+import { SchemaService } from '../schema/schema-service.ts';
 
 export const SCHEMA_REFRESH_MS = 1000;
 

@@ -4,7 +4,7 @@ import type { ServeConfig } from '../../config.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
-import type { RejectionTally } from '../rejections.ts';
+import type { RejectionTally } from '../../ingest/rejections.ts';
 
 /** The validated serve configuration: the worker opens a store of the same kind on its own. */
 export type IngestWorkerConfig = ServeConfig;

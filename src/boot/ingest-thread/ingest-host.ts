@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { SlicedQueue } from '../../domain/sliced-queue.ts';
 import type { Book } from '../../book/book.ts';
 import type { IngestMetrics } from '../../metrics/ingest-metrics.ts';
-import type { FetchLog } from '../fetch-log.ts';
+import type { FetchLog } from '../../ingest/fetch-log.ts';
 import { loadCatalogs, loadCs2Registries } from '../../catalog/load-catalogs.ts';
 import { slimCatalogData } from '../../catalog/slim.ts';
 import type {

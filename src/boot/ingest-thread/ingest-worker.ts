@@ -9,18 +9,19 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
-import { createChangePublisher, type ChangePublisher } from '../../boot/change-publisher.ts';
-import { clockFromEnv } from '../../boot/offset-clock.ts';
-import { createSourceIngest } from '../../boot/source-ingest.ts';
-import { createPriceStore } from '../../boot/stores.ts';
+import { createClosers } from '../closers.ts';
+import { createChangePublisher, type ChangePublisher } from '../change-publisher.ts';
+import { clockFromEnv } from '../offset-clock.ts';
+import { createSourceIngest } from '../source-ingest.ts';
+import { createPriceStore } from '../stores.ts';
 import { adoptCatalogData, loadCatalogs } from '../../catalog/load-catalogs.ts';
-import { startLearningWhenLive } from '../../schema/boot.ts';
+import { startLearningWhenLive } from '../schema-runtime.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
-import { leaseOwner } from '../lease.ts';
+import { leaseOwner } from '../../ingest/lease.ts';
 import { createWorkerBackfill } from './worker-backfill.ts';
-import type { RejectionTally } from '../rejections.ts';
-import { applyRetention, RETENTION_INTERVAL_MS } from '../retention.ts';
+import type { RejectionTally } from '../../ingest/rejections.ts';
+import { applyRetention, RETENTION_INTERVAL_MS } from '../../ingest/retention.ts';
 import {
   splitBatch,
   type HostMessage,
@@ -42,22 +43,27 @@ async function run() {
   adoptCatalogData(catalogData);
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
   const clock = clockFromEnv();
+  const closers = createClosers();
   const { prices: store, history } = createPriceStore(config, clock, {
     onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
   });
+  closers.add(() => store.close());
   await store.init();
   const bus =
     config.redisUrl === null
       ? null
       : createRedisChangeBus({ url: config.redisUrl, prefix: config.redisPrefix, logger });
+  if (bus) closers.add(() => bus.close());
   const publisher: ChangePublisher | null = bus
     ? createChangePublisher(bus, `all:${leaseOwner()}`, logger)
     : null;
+  if (publisher) closers.add(() => publisher.flush());
   const toHost = (batch: IngestBatch) => {
     for (const part of splitBatch(batch)) post({ type: 'batch', batch: part });
     publisher?.apply(batch);
   };
   const learning = await startLearningWhenLive(config, clock, logger);
+  if (learning) closers.add(() => learning.close());
   const ingest = await createSourceIngest({
     config,
     catalogs: learning?.catalogs ?? loadCatalogs(),
@@ -72,6 +78,7 @@ async function run() {
     clock,
     logger,
   });
+  closers.add(() => ingest.close());
   const backfill = createWorkerBackfill({
     config,
     catalogs: loadCatalogs(),
@@ -80,22 +87,14 @@ async function run() {
     logger,
     apply: toHost,
   });
-  const stop = async () => {
-    clearInterval(retention);
-    await backfill.stop();
-    await ingest.close();
-    await publisher?.flush();
-    await bus?.close();
-    await learning?.close();
-    await store.close();
-  };
+  closers.add(() => backfill.stop());
   port.on('message', (message: HostMessage) => {
     if (message.type === 'demand') return ingest.priorities.setDemand(message.game, message.names);
     if (message.type === 'backfill') {
       const finished = backfill.run(message.toMs);
       return void finished.then((done) => done && post({ type: 'backfilled' }));
     }
-    void stop().finally(() => post({ type: 'stopped' }));
+    void closers.close().finally(() => post({ type: 'stopped' }));
   });
   const retention = setInterval(() => {
     applyRetention(store, clock.now()).catch((error: unknown) =>
@@ -103,6 +102,7 @@ async function run() {
     );
   }, RETENTION_INTERVAL_MS);
   retention.unref();
+  closers.add(() => clearInterval(retention));
   ingest.runner.start();
   post({ type: 'ready' });
 }

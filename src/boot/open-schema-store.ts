@@ -2,12 +2,12 @@
  * The schema store the configuration names, beside the price store: PostgreSQL with a
  * DATABASE_URL (same schema and migration ledger), else the SQLite prices file in the data dir.
  */
-import { dataPaths, ensureDataDir } from '../cli/data-dir.ts';
+import { dataPaths, ensureDataDir } from './data-dir.ts';
 import type { StoreConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
-import { createPostgresSchemaStore } from './postgres-schema-store.ts';
-import type { SchemaStore } from './schema-store.ts';
-import { createSqliteSchemaStore } from './sqlite-schema-store.ts';
+import { createPostgresSchemaStore } from '../schema/postgres-schema-store.ts';
+import type { SchemaStore } from '../schema/schema-store.ts';
+import { createSqliteSchemaStore } from '../schema/sqlite-schema-store.ts';
 
 export function createSchemaStore(config: StoreConfig, clock: Clock): SchemaStore {
   const now = () => clock.now();
