@@ -17,7 +17,7 @@ import type { MarketId } from '../../domain/markets.ts';
 import type { IngestBatch } from '../../domain/quote.ts';
 import { runCycle } from '../../ingest/cycle.ts';
 import { FX_MAX_AGE_MS } from '../../ingest/fx-refresher.ts';
-import { resolveItem } from '../../ingest/resolve-item.ts';
+import { resolveItem } from '../../catalog/resolve-item.ts';
 import { DEFAULT_RETRY } from '../../markets/http/backoff.ts';
 import { createMarketHttp } from '../../markets/http/http-client.ts';
 import type { Transport } from '../../markets/http/undici-transport.ts';
