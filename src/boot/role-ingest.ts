@@ -18,7 +18,7 @@ import { MINUTE, type Clock } from '../domain/clock.ts';
 import { MARKET_IDS } from '../domain/markets.ts';
 import { createRedisChangeBus } from '../events/redis-change-bus.ts';
 import { closeRedis, openRedis } from '../events/redis-support.ts';
-import { createRedisLease, leaseOwner } from '../ingest/lease.ts';
+import { createRedisLease, leaseConnectionOptions, leaseOwner } from '../ingest/lease.ts';
 import { createLeaseKeeper, redisLeases } from '../ingest/lease-keeper.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
 import type { PriceStore } from '../store/price-store.ts';
@@ -41,17 +41,6 @@ export interface IngestRole {
 }
 
 const BACKFILL_LEASE_MS = 30 * MINUTE;
-
-/**
- * The lease connection waits up to a renewal interval for an answer: a slow Redis delays a
- * renewal instead of failing it (the keeper trusts a lease only until its deadline anyway).
- */
-export function leaseConnectionOptions(leaseMs: number) {
-  return {
-    connectionName: 'pricing-leases',
-    commandTimeout: Math.max(1_000, Math.floor(leaseMs / 3)),
-  };
-}
 
 interface BackfillDeps {
   config: ServeConfig;

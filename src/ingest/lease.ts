@@ -62,6 +62,18 @@ end
 return 0
 `);
 
+/**
+ * Options of the lease connection: it waits up to a renewal interval (ttl/3, at least 1 s) for
+ * an answer, so a slow Redis delays a renewal instead of failing it (the keeper trusts a lease
+ * only until its deadline anyway).
+ */
+export function leaseConnectionOptions(leaseMs: number) {
+  return {
+    connectionName: 'pricing-leases',
+    commandTimeout: Math.max(1_000, Math.floor(leaseMs / 3)),
+  };
+}
+
 /** `<host>:<pid>:<random>`: unique per process start, readable in `redis-cli GET`. */
 export function leaseOwner(): string {
   return `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
