@@ -236,7 +236,7 @@ export function fetchRecord(market: MarketId, startedAt: number, ok = true): Fet
     errorKind: ok ? null : 'retryable',
     observationCount: ok ? 1 : 0,
     rejectedCount: 0,
-    failure: ok ? null : 'server_error',
+    failure: ok ? null : 'http_5xx',
     detail: null,
     unmappedCount: 0,
   };

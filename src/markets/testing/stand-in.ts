@@ -11,7 +11,7 @@ import { servedFixtures, type ResponseFixture } from './fixtures.ts';
 export type Misbehaviour =
   | { kind: 'normal' }
   | { kind: 'rate_limited'; retryAfterSeconds: number }
-  | { kind: 'server_error' }
+  | { kind: 'http_5xx' }
   | { kind: 'hang' }
   | { kind: 'truncate' }
   | { kind: 'html' };
@@ -84,7 +84,7 @@ export async function startStandIn(
           status: 429,
           headers: { 'retry-after': String(mode.retryAfterSeconds) },
         };
-      case 'server_error':
+      case 'http_5xx':
         return { kind: 'status', status: 500, body: 'Internal Server Error' };
       case 'hang':
         return { kind: 'hang' };
