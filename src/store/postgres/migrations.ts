@@ -19,7 +19,7 @@
  *   partition as a safety net. Retention drops whole months instead of deleting rows.
  */
 import type { PostgresMigration } from './migrate.ts';
-import { POSTGRES_SCHEMA_TABLES } from '../../schema/store-migrations.ts';
+import { POSTGRES_SCHEMA_TABLES } from '../schema-tables.ts';
 import { POSTGRES_BUCKET_HISTORY_SCHEMA } from './bucket-history.ts';
 
 /** Largest integer a JS number holds exactly. */
