@@ -13,7 +13,7 @@ import type { HistoryStore } from '../store/history-store.ts';
 import type { AttributeBook, MarketBuckets } from './attribute-book.ts';
 import type { AttributeWindow } from './attribute-query.ts';
 import { encodeCursor } from './attribute-query.ts';
-import { pointOf } from './bucket-history.ts';
+import { pointOf } from '../store/bucket-history.ts';
 import type { ParsedBucketId } from './bucket-key.ts';
 import { keyShape } from './bucket-key.ts';
 import {
