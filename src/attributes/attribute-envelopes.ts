@@ -13,7 +13,7 @@ import { bucketStart, TIER_MS } from '../pricing/rollup-buckets.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 import type { AttributeBook, MarketBuckets } from './attribute-book.ts';
 import type { AttributeWindow } from './attribute-query.ts';
-import { pointOf } from './bucket-history.ts';
+import { pointOf } from '../store/bucket-history.ts';
 import type { ParsedBucketId } from './bucket-key.ts';
 import { keyShape } from './bucket-key.ts';
 import {

@@ -2,7 +2,7 @@
  * The process's metrics when `metricsPort` is set (otherwise null: nothing is measured and no
  * hook is installed). One registry per process: Node's process metrics, the HTTP metrics
  * (roles `all`, `api`), the ingest metrics (roles `all`, `ingest`) and the quote ages of the
- * book (roles `all`, `api`), served by the operator listener (metrics/operator-server.ts).
+ * book (roles `all`, `api`), served by the operator listener (http/operator-server.ts).
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Book } from '../book/book.ts';
@@ -10,7 +10,7 @@ import type { ServeConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
 import { HttpMetrics } from '../metrics/http-metrics.ts';
 import { IngestMetrics } from '../metrics/ingest-metrics.ts';
-import { METRICS_PATH, startOperatorServer } from '../metrics/operator-server.ts';
+import { METRICS_PATH, startOperatorServer } from '../http/operator-server.ts';
 import { registerQuoteAgeMetrics } from '../metrics/quote-metrics.ts';
 
 export type MetricsConfig = Pick<
