@@ -28,7 +28,7 @@ import { createClosers } from './closers.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { marketPlan } from './market-plan.ts';
 import { createQuotaLimiters } from './quotas.ts';
-import { startSchemaServing } from './schema-runtime.ts';
+import { schemaErrorLog, startSchemaServing } from './schema-runtime.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 import { terminalRoutes } from '../terminal/index.ts';
 
@@ -136,7 +136,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
         config,
         clock,
         catalogs,
-        onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
+        onError: schemaErrorLog(logger, clock),
       }),
     );
     closers.add(() => schema.close());

@@ -3,12 +3,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { manualClock, MINUTE } from '../../domain/clock.ts';
 import { startLoopback, type Loopback } from '../testing/loopback.ts';
+import { CHALLENGE_PAGE } from '../testing/stand-in.ts';
 import { createMarketHttp } from './http-client.ts';
 import { HttpFailure, type HttpRequest, type MarketHttp } from './market-http.ts';
-
-const CHALLENGE_PAGE =
-  '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body>' +
-  '<script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>';
 
 function get(url: string, extra: Partial<HttpRequest> = {}): HttpRequest {
   return { method: 'GET', url, expect: 'json', label: 'kind GET', timeoutMs: 200, ...extra };
