@@ -15,7 +15,7 @@
  * - Doppler phases are spliced into the names (csgotrader's `remove_phase_from_name` on every
  *   name containing "Doppler"); names pass through unchanged and ingest resolves them.
  * - Cloudflare fronts the site (connector-audit.md #14): a challenge page fails the request as
- *   an HTML body, not as prices.
+ *   `blocked` (the shared HTTP client), never as prices.
  * - Limits: none published. One request per poll, so both games at the 10-minute cadence use
  *   2 per 10 minutes; the budget allows 4 (24 an hour). SCMM reads it every 30 minutes.
  * Not in the feed, so left out: bids, sales, listings and floats. The price is what the bots

@@ -15,8 +15,8 @@
  *   settled per row: `pp`, else `price`; a row carrying both with different values is refused
  *   (`wrong_unit`), never guessed.
  * - Cloudflare bot protection fronts the site; every public scraper needs a browser or a
- *   challenge solver (connector-audit.md #15). A challenge page fails the request as an HTML
- *   body, never as prices.
+ *   challenge solver (connector-audit.md #15). A challenge page fails the request as
+ *   `blocked` (the shared HTTP client), never as prices.
  * - Limits: none published. A poll follows pages up to 40 requests, at most one every 2
  *   seconds; Rust alone at the 20-minute cadence then sends at most 40 per 20 minutes (120 an
  *   hour), which the budget allows and no more. SCMM polls every 30 minutes. Sorting is by

@@ -32,7 +32,7 @@
  *   integer milli-dollars: connector-audit.md #5). Keyed answers are in the account's currency
  *   (public price-compare code refuses them for that reason): non-USD bodies are refused as
  *   `wrong_unit`, and a bid-ask body naming no currency (that it names one rests on
- *   marketcsgo4j alone) fails the request as `bad_body` with that reason: never guessed.
+ *   marketcsgo4j alone) fails the request as `parse` with that reason: never guessed.
  * - Limit: "more than 5 requests per second … your key will be deleted" (docs, "Creating an API
  *   key"); no per-minute or export limit is published. The origin's budget is 2 req/s and
  *   20 req/min (marketcsgo4j keeps under 4/s for the same reason). A poll is at most 2 exports +

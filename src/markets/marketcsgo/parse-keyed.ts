@@ -50,7 +50,7 @@ const UNNAMED_CURRENCY: PageResult = {
   observations: [],
   rejected: [],
   failure: {
-    kind: 'bad_body',
+    kind: 'parse',
     detail:
       "bid-ask answer names no currency: the account's currency cannot be confirmed, so the ladder is not used",
   },
