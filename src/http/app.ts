@@ -39,9 +39,14 @@ import { recommendationsRoutes } from './routes/recommendations.ts';
 import { schemaRoutes } from './routes/schema.ts';
 import { statusRoutes } from './routes/status.ts';
 import { lingerWhenClosing } from './linger.ts';
-import { terminalRoutes } from '../terminal/index.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Routes registered after the API's own, with the app's book views: the web terminal
+ * (src/terminal), which boot adds unless the operator turned it off.
+ */
+export type RouteSet = (app: App, deps: AppDeps, views: BookViews) => Promise<void> | void;
 
 function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('X-Request-ID', request.id);
@@ -78,7 +83,7 @@ function fastifyOptions(deps: AppDeps): FastifyHttpOptions<Server> {
   };
 }
 
-export async function buildApp(deps: AppDeps): Promise<App> {
+export async function buildApp(deps: AppDeps, routeSets: readonly RouteSet[] = []): Promise<App> {
   const app = Fastify(fastifyOptions(deps)).withTypeProvider<TypeBoxTypeProvider>();
   const routes = new RouteTable();
   app.decorateRequest('auth', null);
@@ -124,6 +129,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   schemaRoutes(app, deps);
   liquidityBulkRoutes(app, deps);
   liquidityRoutes(app, deps);
-  if (deps.terminal !== false) await terminalRoutes(app, deps, views);
+  for (const routeSet of routeSets) await routeSet(app, deps, views);
   return app;
 }
