@@ -98,8 +98,6 @@ export interface AppDeps {
   marketsForGame?: (game: Game) => readonly MarketId[];
   /** Health requests per IP per minute (default 60). */
   healthPerMinute?: number;
-  /** Serve the web terminal at / and its keyless routes (default true; src/terminal). */
-  terminal?: boolean;
   /** Terminal route requests per IP per minute (default 120). */
   terminalPerMinute?: number;
   /** Pino-compatible logger; silent when absent. */

@@ -18,7 +18,6 @@ async function served(overrides = {}) {
   const harness = await buildHarness({
     streamTickMs: 0,
     docs: false,
-    terminal: false,
     ...overrides,
   });
   const base = await harness.app.listen({ port: 0, host: '127.0.0.1' });

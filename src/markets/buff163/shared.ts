@@ -50,7 +50,7 @@ export function openEnvelope(body: unknown): Envelope {
     const code = typeof body.code === 'string' ? body.code : JSON.stringify(body.code);
     const hint = ERROR_HINTS[code];
     const detail = `Buff answered code ${JSON.stringify(code)}${errorText(body)}${hint ? `: ${hint}` : ''}`;
-    const kind = hint ? 'auth' : 'bad_body';
+    const kind = hint ? 'auth' : 'parse';
     return { ok: false, page: { observations: [], rejected: [], failure: { kind, detail } } };
   }
   if (!isRecord(body.data)) return { ok: false, page: malformedBody('no data object') };

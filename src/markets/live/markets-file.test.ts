@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MINUTE, SECOND } from '../../domain/clock.ts';
-import { ECB_DAILY_URL } from '../../ingest/fx-ecb.ts';
+import { ECB_DAILY_URL } from '../ecb/fx-ecb.ts';
 import { LIVE_CONNECTORS } from '../connectors.ts';
 import { liveSettings, loadLiveSettings, MarketsFileError } from './markets-file.ts';
 

@@ -10,7 +10,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { SECOND } from '../../domain/clock.ts';
 import { isMarketId, MARKET_IDS, type MarketId } from '../../domain/markets.ts';
-import { ECB_DAILY_URL } from '../../ingest/fx-ecb.ts';
+import { ECB_DAILY_URL } from '../ecb/fx-ecb.ts';
 import type { Connector } from '../connector.ts';
 import { LIVE_CONNECTORS } from '../connectors.ts';
 
