@@ -38,6 +38,7 @@ import { pricingRoutes } from './routes/pricing.ts';
 import { recommendationsRoutes } from './routes/recommendations.ts';
 import { schemaRoutes } from './routes/schema.ts';
 import { statusRoutes } from './routes/status.ts';
+import { lingerWhenClosing } from './linger.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -98,7 +99,11 @@ export async function buildApp(deps: AppDeps, routeSets: readonly RouteSet[] = [
   if (deps.accessLog) logAccess(app);
   installFastReads(app, deps);
   answerNodeRefusals(app.server);
-  app.setErrorHandler(handleError);
+  app.setErrorHandler((error, request, reply) => {
+    // An error answered before the body has all arrived (413) closes lingering (linger.ts).
+    if (!request.raw.complete) lingerWhenClosing(request.raw.socket);
+    return handleError(error, request, reply);
+  });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
     return sendError(reply, new ApiError(404, 'NOT_FOUND', `Cannot ${request.method} ${path}`));
