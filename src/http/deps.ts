@@ -85,6 +85,12 @@ export interface AppDeps {
   healthLimiter: RateLimiter;
   fetchHistory: FetchHistory;
   marketCadence: MarketCadence;
+  /**
+   * Notes a read of one item as demand for the live connectors' per-item budgets. The catalogs
+   * note every item a route resolves by name; a pricing read answered from the latest-body
+   * cache resolves nothing, so that cache notes its hits here.
+   */
+  noteItemRead?: (game: Game, itemId: string, now: number) => void;
   /** Why a market is not polled in this configuration (health's `note`); default none. */
   marketNote?: (market: MarketId) => string | null;
   itemsAll: ItemsAllProvider;
