@@ -8,6 +8,7 @@ export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  maxMs: number;
   errors: number;
   non2xx: number;
 }
@@ -60,18 +61,26 @@ export function embeddedEnv(): NodeJS.ProcessEnv {
 
 export async function load(
   url: string,
-  options: { connections?: number; seconds?: number; headers?: Record<string, string> } = {},
+  options: {
+    connections?: number;
+    seconds?: number;
+    headers?: Record<string, string>;
+    /** Paths each connection requests in turn (default: `url`'s own). */
+    paths?: readonly string[];
+  } = {},
 ): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: options.connections ?? 50,
     duration: options.seconds ?? 8,
     headers: options.headers ?? {},
+    ...(options.paths ? { requests: options.paths.map((path) => ({ path })) } : {}),
   });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
     errors: result.errors,
     non2xx: result.non2xx,
   };

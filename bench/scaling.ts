@@ -53,6 +53,7 @@ function total(results: LoadResult[]): LoadResult {
     requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0),
     p50Ms: Math.max(...results.map((r) => r.p50Ms)),
     p99Ms: Math.max(...results.map((r) => r.p99Ms)),
+    maxMs: Math.max(...results.map((r) => r.maxMs)),
     errors: results.reduce((sum, r) => sum + r.errors, 0),
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
   };

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCatalogs } from '../src/catalog/index.ts';
 import { systemClock } from '../src/domain/clock.ts';
-import { resolveItem } from '../src/ingest/resolve-item.ts';
+import { resolveItem } from '../src/catalog/resolve-item.ts';
 import type { Connector } from '../src/markets/connector.ts';
 import { createMarketHttp } from '../src/markets/http/http-client.ts';
 import { ConnectorAdapter, type PollBody } from '../src/markets/live/connector-adapter.ts';

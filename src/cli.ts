@@ -1,6 +1,7 @@
 /**
- * The `pricing` command: serve, accounts, keys, import. Exit code 2 on usage errors (the command
- * line itself is wrong), 1 on failures, 3 from an import that rejected lines.
+ * The `pricing` command: serve, accounts, keys, import, games, markets. Exit code 2 on usage
+ * errors (the command line itself is wrong), 1 on failures, 3 from an import that rejected lines
+ * or a markets check with a failed market.
  */
 import { AdminInputError } from './access/admin-input.ts';
 import { UsageError } from './cli/args.ts';
@@ -23,8 +24,11 @@ commands:
   games disable|enable GAME [--data DIR]   (/v2 reads of GAME answer 503 while disabled)
   games list [--data DIR]
   games learned [--game cs2|rust] [--json] [--data DIR]   (items learned from steamcommunity)
+  markets check [--markets FILE] [--market ID]... [--json] [--fx FILE] [--timeout SECONDS]
+        (one round of real requests per enabled live market; exit 3 when one failed)
 
-exit codes: 0 done, 1 failed, 2 usage error, 3 import rejected some lines (the rest is stored).
+exit codes: 0 done, 1 failed, 2 usage error, 3 import rejected some lines (the rest is stored)
+or a checked market failed.
 accounts, keys and import also take --database-url URL and --pg-schema NAME (PostgreSQL instead
 of the SQLite files under --data); the environment variables DATABASE_URL and REDIS_URL apply too.
 `;
@@ -37,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<Handler>> = {
   keys: async () => (await import('./cli/keys.ts')).keysCommand,
   import: async () => (await import('./cli/import.ts')).importCommand,
   games: async () => (await import('./cli/games.ts')).gamesCommand,
+  markets: async () => (await import('./cli/markets.ts')).marketsCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -22,6 +22,7 @@ const CREDENTIALS = {
   PRICING_DMARKET_PUBLIC_KEY: 'e2e-public',
   PRICING_DMARKET_SECRET_KEY: 'e2e-secret',
   PRICING_BUFF163_SESSION: 'e2e-session',
+  PRICING_RUSTSKINS_API_KEY: 'e2e-rustskins',
 };
 
 /** Server time: after every time the fixtures carry, so none of it is in the future. */
@@ -144,7 +145,7 @@ describe('end to end: live connectors against loopback stand-ins', () => {
     };
     for (const market of Object.keys(broken)) before.set(market, (await quoteOf(market)).price);
     set.markets.get('skinport')!.behave({ kind: 'rate_limited', retryAfterSeconds: 3600 });
-    set.markets.get('csfloat')!.behave({ kind: 'server_error' });
+    set.markets.get('csfloat')!.behave({ kind: 'http_5xx' });
     set.markets.get('marketcsgo')!.behave({ kind: 'hang' });
     set.markets.get('waxpeer')!.behave({ kind: 'truncate' });
     set.markets.get('buff163')!.behave({ kind: 'html' });
@@ -186,7 +187,7 @@ describe('end to end: live connectors against loopback stand-ins', () => {
     }
     const latency = await get('/v1/status/market-latency');
     const csfloat = latency.markets.find((row: { market: string }) => row.market === 'csfloat');
-    assert.ok(csfloat.error_rates_by_kind.server_error > 0);
+    assert.ok(csfloat.error_rates_by_kind.http_5xx > 0);
     assert.ok(csfloat.error_rate > 0);
     const healthAfter = await health('cs2');
     assert.equal(healthAfter.find((row) => row.id === 'dmarket')!.status, 'live');

@@ -24,6 +24,7 @@ export interface MarketBuckets {
 export class AttributeBook {
   private readonly byItem = new Map<string, Map<MarketId, MarketBuckets>>();
   private sortedIds: string[] | null = null;
+  private changes = 0;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -45,6 +46,11 @@ export class AttributeBook {
     return held ? BUCKET_MARKETS.flatMap((market) => held.get(market) ?? []) : [];
   }
 
+  /** Counts the batches that derived buckets again: equal counts, equal buckets. */
+  version(): number {
+    return this.changes;
+  }
+
   /** Ids of items with buckets on any market, ascending (a stable order for cursors). */
   itemIds(): readonly string[] {
     return (this.sortedIds ??= [...this.byItem.keys()].sort());
@@ -60,6 +66,7 @@ export class AttributeBook {
       if (base && (this.byItem.has(base.id) || this.holdsListings(base))) bases.add(base.id);
     }
     for (const id of bases) this.derive(id, markets);
+    if (bases.size > 0) this.changes += 1;
   }
 
   /** Whether the item or one of its phase variants holds listings (cheap: no copies). */

@@ -1,8 +1,9 @@
 /**
  * The attribute envelopes (spec: Attribute bucket; conventions: attribute prices): the latest
- * buckets of one item or a paginated snapshot of every item, and bucket history. Market-scoped
- * reads (`/v1/markets/buff163/...`) carry `market` instead of `markets`. Buckets whose
- * listings were last seen longer ago than listings are kept (2 h) are gone with them.
+ * buckets of one item (the paginated snapshot of every item is snapshot-page.ts) and bucket
+ * history. Market-scoped reads (`/v1/markets/buff163/...`) carry `market` instead of
+ * `markets`. Buckets whose listings were last seen longer ago than listings are kept (2 h) are
+ * gone with them.
  */
 import type { Catalog } from '../catalog/catalog.ts';
 import type { CatalogItem } from '../domain/item.ts';
@@ -12,8 +13,7 @@ import { bucketStart, TIER_MS } from '../pricing/rollup-buckets.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 import type { AttributeBook, MarketBuckets } from './attribute-book.ts';
 import type { AttributeWindow } from './attribute-query.ts';
-import { encodeCursor } from './attribute-query.ts';
-import { pointOf } from './bucket-history.ts';
+import { pointOf } from '../store/bucket-history.ts';
 import type { ParsedBucketId } from './bucket-key.ts';
 import { keyShape } from './bucket-key.ts';
 import {
@@ -57,15 +57,12 @@ export interface LatestRequest {
   catalog: Catalog;
   scope: Scope;
   attributes: ReadonlySet<Attribute>;
-  /** One item, or null for the snapshot of every item. */
-  item: CatalogItem | null;
-  after: string | null;
-  limit: number;
   now: number;
   maxAgeMs: number;
 }
 
-function itemEntries(request: LatestRequest, item: CatalogItem) {
+/** An item's entries (one per market with requested buckets still fresh). */
+export function itemEntries(request: LatestRequest, item: CatalogItem) {
   const wanted = new Set(scopeMarkets(request.scope));
   const oldest = request.now - request.maxAgeMs;
   return request.book.buckets(item.id).flatMap((held: MarketBuckets) => {
@@ -81,47 +78,30 @@ function itemEntries(request: LatestRequest, item: CatalogItem) {
   });
 }
 
-type Entry = ReturnType<typeof itemEntries>[number];
-
-/** Items after the cursor, `limit` of those with buckets; the cursor names the last one. */
-function snapshotPage(request: LatestRequest): { entries: Entry[]; next: string | null } {
-  const ids = request.book.itemIds();
-  let index = 0;
-  if (request.after !== null) {
-    let high = ids.length;
-    while (index < high) {
-      const middle = (index + high) >> 1;
-      if (ids[middle]! <= request.after) index = middle + 1;
-      else high = middle;
-    }
-  }
-  const entries: Entry[] = [];
-  let served = 0;
-  for (; index < ids.length && served < request.limit; index += 1) {
-    const item = request.catalog.byId(ids[index]!);
-    const found = item ? itemEntries(request, item) : [];
-    if (found.length === 0) continue;
-    entries.push(...found);
-    served += 1;
-  }
-  const next =
-    served === request.limit && index < ids.length ? encodeCursor(ids[index - 1]!) : null;
-  return { entries, next };
-}
-
-export function latestEnvelope(request: LatestRequest) {
-  const { entries, next } = request.item
-    ? { entries: itemEntries(request, request.item), next: null }
-    : snapshotPage(request);
-  const covered = new Set(entries.map((entry) => entry.market));
+/** The envelope's fields before `items`, in the order they are served. */
+export function latestHead(request: Pick<LatestRequest, 'scope' | 'now'>) {
   return {
     bucketSchemaVersion: BUCKET_SCHEMA_VERSION,
     ...request.scope,
     currency: 'USD' as const,
     asOf: iso(request.now),
+  };
+}
+
+/** Markets of the scope no entry covers. */
+export function sourceGaps(scope: Scope, covered: ReadonlySet<MarketId>): MarketId[] {
+  return scopeMarkets(scope).filter((market) => !covered.has(market));
+}
+
+/** The latest buckets of one item (snapshots of every item: snapshot-page.ts). */
+export function latestEnvelope(request: LatestRequest & { item: CatalogItem }) {
+  const entries = itemEntries(request, request.item);
+  const covered = new Set(entries.map((entry) => entry.market));
+  return {
+    ...latestHead(request),
     items: entries,
-    nextCursor: next,
-    sourceGaps: scopeMarkets(request.scope).filter((market) => !covered.has(market)),
+    nextCursor: null,
+    sourceGaps: sourceGaps(request.scope, covered),
   };
 }
 

@@ -8,8 +8,8 @@
 import { DAY } from '../domain/clock.ts';
 import { badRequest } from '../domain/errors.ts';
 import { autoTier, type Tier } from '../pricing/rollup-buckets.ts';
-import { parseDate } from '../http/history-params.ts';
-import { MAX_ATTRIBUTE_BUCKETS, windowBuckets } from './bucket-history.ts';
+import { parseDate } from '../domain/dates.ts';
+import { MAX_ATTRIBUTE_BUCKETS, windowBuckets } from '../store/bucket-history.ts';
 import { parseBucketId, type ParsedBucketId } from './bucket-key.ts';
 import { ATTRIBUTES, type Attribute } from './buckets.ts';
 

@@ -13,7 +13,7 @@ import type { IngestBatch, ListingRecord, SideSnapshot } from '../domain/quote.t
 import { bucketStart } from '../pricing/rollup-buckets.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 import type { PriceStore } from '../store/price-store.ts';
-import type { BucketObservation } from './bucket-history.ts';
+import type { BucketObservation } from '../store/bucket-history.ts';
 import { BUCKET_MARKETS, deriveBuckets } from './buckets.ts';
 
 const pairKey = (itemId: string, market: MarketId) => `${itemId}\u0000${market}`;

@@ -9,7 +9,7 @@ import {
   parseBucketIds,
   parseWindow,
 } from './attribute-query.ts';
-import { mergeRollup, pointOf, rollupOf, type BucketObservation } from './bucket-history.ts';
+import { mergeRollup, pointOf, rollupOf, type BucketObservation } from '../store/bucket-history.ts';
 import { T0 } from './test-fixtures.ts';
 
 const observationArb = fc.record({

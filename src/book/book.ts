@@ -13,14 +13,10 @@ import type {
   SalesStatsRecord,
   SideSnapshot,
 } from '../domain/quote.ts';
-import { SideStore } from './side-store.ts';
+import { SideStore, type MarketSides } from './side-store.ts';
 import { compactSales, StringPool } from './compact-sales.ts';
 
-export interface MarketSides {
-  market: MarketId;
-  ask: SideSnapshot | null;
-  bid: SideSnapshot | null;
-}
+export type { MarketSides } from './side-store.ts';
 
 export interface BookChange {
   game: Game;

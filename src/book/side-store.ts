@@ -10,10 +10,16 @@
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
-import type { MarketSides } from './book.ts';
 import { fitsArena, fitsInt32, LevelArena } from './level-arena.ts';
 import { RecentReads } from './recent-reads.ts';
 import { StringTable } from './string-table.ts';
+
+/** One market's latest ask and bid sides of an item (null: none held). */
+export interface MarketSides {
+  market: MarketId;
+  ask: SideSnapshot | null;
+  bid: SideSnapshot | null;
+}
 
 const NO_SLOT = -1;
 /** Items whose read `MarketSides` are held at most (a few KB each). */

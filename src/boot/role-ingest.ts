@@ -2,7 +2,8 @@
  * Role `ingest`: polls the markets in-process (no API; with `metricsPort`, the operator metrics
  * listener with the ingest metrics), writes the shared PostgreSQL store and publishes every
  * committed batch on the Redis change bus. Each market is polled only while this
- * process holds its Redis lease (`<prefix>lease:<market>`, ttl `leaseMs`, renewed every ttl/3):
+ * process holds its Redis lease (`<prefix>lease:<market>`, ttl `leaseMs`, renewed every ttl/3)
+ * and its results are written under the lease's fencing token:
  * a second ingest process is a hot standby that takes over within about ttl + ttl/3 of the
  * holder's last renewal and polls the markets it gained within a second. Retention runs on a
  * process that holds at least one lease; the simulator backfill of an empty store runs under
@@ -17,7 +18,7 @@ import { MINUTE, type Clock } from '../domain/clock.ts';
 import { MARKET_IDS } from '../domain/markets.ts';
 import { createRedisChangeBus } from '../events/redis-change-bus.ts';
 import { closeRedis, openRedis } from '../events/redis-support.ts';
-import { createRedisLease, leaseOwner } from '../ingest/lease.ts';
+import { createRedisLease, leaseConnectionOptions, leaseOwner } from '../ingest/lease.ts';
 import { createLeaseKeeper, redisLeases } from '../ingest/lease-keeper.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
 import type { PriceStore } from '../store/price-store.ts';
@@ -61,7 +62,7 @@ async function backfillOnce(deps: BackfillDeps): Promise<void> {
     ttlMs: BACKFILL_LEASE_MS,
     owner: deps.owner,
   });
-  if (!(await lease.acquire())) {
+  if ((await lease.acquire()) === null) {
     deps.logger.info({}, 'another ingest process is backfilling; skipping');
     return;
   }
@@ -103,7 +104,7 @@ export async function startIngestRole(
     await store.init();
     const bus = createRedisChangeBus({ url: redisUrl, prefix: config.redisPrefix, logger });
     closers.add(() => bus.close());
-    const redis = openRedis(redisUrl, { connectionName: 'pricing-leases' });
+    const redis = openRedis(redisUrl, leaseConnectionOptions(config.leaseMs));
     closers.add(() => closeRedis(redis));
     const owner = leaseOwner();
     const publisher = createChangePublisher(bus, `ingest:${owner}`, logger);
@@ -139,6 +140,10 @@ export async function startIngestRole(
             clock,
             logger,
             shouldPoll: (market) => keeper.holds(market),
+            fence: (market) => {
+              const token = keeper.fence(market);
+              return token === null ? null : { scope: market, token };
+            },
             ...(ingestMetrics ? { onCycle: ingestMetrics.noteCycle.bind(ingestMetrics) } : {}),
             ...(learning
               ? {

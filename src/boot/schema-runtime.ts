@@ -9,6 +9,7 @@ import { loadCatalogs, loadCs2Registries } from '../catalog/index.ts';
 import type { SluggedCatalog } from '../catalog/create-catalog.ts';
 import type { StoreConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
+import { limitPerCause } from '../domain/log-limiter.ts';
 import type { Game } from '../domain/games.ts';
 import { PolledGameReads } from '../schema/game-reads.ts';
 import { growingCatalog, type GrowingCatalog } from '../schema/growing-catalog.ts';
@@ -33,6 +34,8 @@ export interface SchemaRuntime {
   learner: CatalogLearner;
   /** Resolves when the first build finished (or failed, which onError heard). */
   ready: Promise<void>;
+  /** Resolves when the logs are synced with the package catalog (or that failed). */
+  synced: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,6 +81,7 @@ export async function startSchemaServing(options: BootOptions): Promise<SchemaRu
     catalogs,
     learner,
     ready,
+    synced: service.syncSources().catch(() => undefined),
     async close() {
       gameReads.stop();
       await ready;
@@ -98,6 +102,7 @@ export async function startLearning(options: BootOptions): Promise<SchemaRuntime
     gameReads,
     catalogs,
     learner,
+    synced: Promise.resolve(),
     ready: Promise.resolve(),
     async close() {
       service.stop();
@@ -120,6 +125,18 @@ export async function startLearningWhenLive(
     config,
     clock,
     catalogs: loadCatalogs(),
-    onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
+    onError: schemaErrorLog(logger, clock),
   });
+}
+
+/**
+ * The item schema's failures at error level, each cause (what failed) at most once a minute:
+ * its polls repeat every 250 ms while the store is down.
+ */
+export function schemaErrorLog(
+  logger: { error(fields: object, message: string): void },
+  clock: Clock,
+): (error: unknown, what: string) => void {
+  const log = limitPerCause((fields, message) => logger.error(fields, message), { clock });
+  return (error, what) => log({ err: error }, `item schema: ${what} failed`);
 }

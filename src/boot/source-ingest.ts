@@ -47,6 +47,7 @@ export interface SourceIngestOptions {
   clock: Clock;
   logger: IngestLogger;
   shouldPoll?: (market: MarketId) => boolean;
+  fence?: IngestRunnerOptions['fence'];
   /** Every finished cycle, for the ingest metrics. */
   onCycle?: IngestRunnerOptions['onCycle'];
   /** Unmatched names per cycle (the item schema's learner). */
@@ -174,6 +175,7 @@ export async function createSourceIngest(options: SourceIngestOptions): Promise<
     clock: options.clock,
     logger: options.logger,
     ...(options.shouldPoll ? { shouldPoll: options.shouldPoll } : {}),
+    ...(options.fence ? { fence: options.fence } : {}),
     ...(options.onCycle ? { onCycle: options.onCycle } : {}),
     ...(options.onUnmapped ? { onUnmapped: options.onUnmapped } : {}),
   });

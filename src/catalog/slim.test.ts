@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogItem } from '../domain/item.ts';
-import { resolveItem } from '../ingest/resolve-item.ts';
+import { resolveItem } from './resolve-item.ts';
 import { createSimWorld } from '../markets/sim/world.ts';
 import { catalogsFrom } from './catalog-data.ts';
 import { loadCatalogs, loadCs2Registries } from './load-catalogs.ts';

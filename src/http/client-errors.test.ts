@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { Registry } from 'prom-client';
-import { startOperatorServer } from '../metrics/operator-server.ts';
+import { startOperatorServer } from './operator-server.ts';
 import { startServer, type RunningServer } from './server.ts';
 import { buildHarness } from './test-support.ts';
 

@@ -9,6 +9,7 @@ import type { Book } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Game } from '../domain/games.ts';
+import type { MarketId } from '../domain/markets.ts';
 import type { Observation } from '../domain/observation.ts';
 import type { FetchFailure } from '../domain/fetch-failure.ts';
 import { FETCH_DETAIL_MAX, type FetchRecord, type IngestBatch } from '../domain/quote.ts';
@@ -18,7 +19,7 @@ import {
   type MarketAdapter,
   type ParseResult,
 } from '../markets/market-adapter.ts';
-import type { PriceStore } from '../store/price-store.ts';
+import type { PriceStore, WriteFence } from '../store/price-store.ts';
 import type { FxTable } from './fx.ts';
 import { normalise } from './normalise.ts';
 import type { RejectionEvent } from './rejections.ts';
@@ -31,6 +32,11 @@ export interface CycleDeps {
   fxMaxAgeMs?: number;
   book: Pick<Book, 'apply'>;
   store: Pick<PriceStore, 'writeBatch'>;
+  /**
+   * The lease proof to write the market's results under (the ingest role); null when the lease
+   * is no longer held, which fails the cycle before anything is written. Default: no fence.
+   */
+  fence?: (market: MarketId) => WriteFence | null;
   clock: Clock;
   /** A listener error after a committed write: logged, never fails the cycle. */
   onBookError(error: unknown): void;
@@ -96,7 +102,7 @@ export async function runCycle(
     if (parsed.partial) noteFailure(record, parsed.partial.kind, parsed.partial.detail);
     if (isEmptyBatch(batch) && rejections.length > 0) throw new NoDataError(rejections);
     stage = 'store';
-    if (!isEmptyBatch(batch)) await deps.store.writeBatch(batch);
+    if (!isEmptyBatch(batch)) await writeUnderFence(deps, market, batch);
     record.ingestedAt = deps.clock.now();
     record.ok = true;
     applyToBook(deps, batch);
@@ -110,6 +116,13 @@ export async function runCycle(
     const failed = { kind: record.errorKind, message, simulated };
     return { record, batch: null, rejections, error: failed };
   }
+}
+
+async function writeUnderFence(deps: CycleDeps, market: MarketId, batch: IngestBatch) {
+  if (!deps.fence) return deps.store.writeBatch(batch);
+  const fence = deps.fence(market);
+  if (fence === null) throw new Error(`lease of ${market} is no longer held; results dropped`);
+  return deps.store.writeBatch(batch, fence);
 }
 
 /** Every observation of a fetch was refused: nothing usable arrived, so the fetch failed. */

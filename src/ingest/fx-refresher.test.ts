@@ -8,7 +8,7 @@ import {
   createSqlitePriceStore,
   type SqlitePriceStore,
 } from '../store/sqlite/sqlite-price-store.ts';
-import { ECB_SAMPLE } from './test-ecb.ts';
+import { ECB_SAMPLE } from '../markets/ecb/test-ecb.ts';
 import { DEFAULT_FX } from './fx.ts';
 import { createFxRefresher, FX_MAX_AGE_MS, ratesTooOld } from './fx-refresher.ts';
 import { normalise } from './normalise.ts';

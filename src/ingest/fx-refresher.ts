@@ -10,7 +10,7 @@ import { DAY, HOUR, MINUTE, type Clock } from '../domain/clock.ts';
 import type { FxTable } from '../domain/fx.ts';
 import type { MarketHttp } from '../markets/http/market-http.ts';
 import type { PriceStore } from '../store/price-store.ts';
-import { ECB_DAILY_URL, implausibleMoves, parseEcbDaily } from './fx-ecb.ts';
+import { ECB_DAILY_URL, implausibleMoves, parseEcbDaily } from '../markets/ecb/fx-ecb.ts';
 import type { Timers } from './schedule.ts';
 
 /**

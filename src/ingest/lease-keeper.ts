@@ -3,9 +3,14 @@
  * `lease:<market>`, renews what it holds every ttl/3 and retries what it does not every ttl/3,
  * so a hot standby takes over at most ttl + ttl/3 after the holder's last renewal. The runner
  * polls a market only while `holds(market)`; `onChange` reports every gain and loss.
- * When the lease store cannot be reached a held lease is kept only while it is sure to still be
- * valid (its last confirmed renewal plus ttl lies beyond the next round), so two processes never
- * poll the same market for longer than the clock skew between them.
+ *
+ * A lease is never trusted past its deadline: the send time of its last confirmed acquire or
+ * renew plus ttl, less a guard of ttl/5. `holds()` reads the clock each time, so a process that
+ * was paused, or whose renewals hang on a slow or unreachable Redis, stops polling before the
+ * key can expire and another process can take it. Rounds run at a fixed rate and never wait on
+ * a slow request (a market whose request is still out is skipped), so a renewal that merely
+ * takes long still counts from when it was sent. Each holding carries the lease's fencing token
+ * (`fence()`), which the store checks when a poll's results are written.
  */
 import type { Clock } from '../domain/clock.ts';
 import type { MarketId } from '../domain/markets.ts';
@@ -31,7 +36,10 @@ export interface LeaseKeeperOptions {
 export interface LeaseKeeper {
   /** Runs the first round (so holds() is meaningful once it resolves), then keeps going. */
   start(): Promise<void>;
+  /** True while the lease is held and its deadline (see above) has not passed. */
   holds(market: MarketId): boolean;
+  /** The fencing token of the market's holding while holds(market), else null. */
+  fence(market: MarketId): number | null;
   held(): MarketId[];
   /** Stops and releases every held lease: a clean shutdown hands over at the next retry. */
   stop(): Promise<void>;
@@ -45,6 +53,9 @@ interface Entry {
   held: boolean;
   /** When the last successful acquire or renew was sent. */
   confirmedAt: number;
+  token: number | null;
+  /** The acquire or renew still out, if any. */
+  inFlight: Promise<void> | null;
 }
 
 export interface RedisLeaseFactoryOptions {
@@ -65,21 +76,26 @@ export const memoryLeases = (market: MarketId): Lease => createMemoryLease(`leas
 
 const quiet: LeaseLogger = { warn() {}, info() {} };
 
+/** Polling stops this share of the ttl before a lease could expire (clock-rate drift, pauses). */
+export const DEADLINE_GUARD_SHARE = 1 / 5;
+
 export function createLeaseKeeper(options: LeaseKeeperOptions): LeaseKeeper {
   const { clock, ttlMs } = options;
   const timers = options.timers ?? nodeTimers;
   const logger = options.logger ?? quiet;
   const intervalMs = Math.max(1, Math.floor(ttlMs / 3));
+  const trustMs = ttlMs - Math.ceil(ttlMs * DEADLINE_GUARD_SHARE);
   const entries: Entry[] = options.markets.map((market) => ({
     market,
     lease: options.lease(market),
     held: false,
     confirmedAt: -Infinity,
+    token: null,
+    inFlight: null,
   }));
   let timer: unknown = null;
   let stopped = false;
   let unreachable = false;
-  let current: Promise<void> = Promise.resolve();
 
   const setHeld = (entry: Entry, held: boolean) => {
     if (entry.held === held) return;
@@ -91,37 +107,53 @@ export function createLeaseKeeper(options: LeaseKeeperOptions): LeaseKeeper {
     }
   };
 
-  const onStoreError = (entry: Entry, error: unknown) => {
-    if (!unreachable) {
-      unreachable = true;
-      logger.warn({ err: error }, 'lease store unreachable: keeping leases only while valid');
-    }
-    const validUntil = entry.confirmedAt + ttlMs;
-    if (entry.held && clock.now() + intervalMs >= validUntil) setHeld(entry, false);
+  const valid = (entry: Entry) => entry.held && clock.now() < entry.confirmedAt + trustMs;
+
+  const onStoreError = (error: unknown) => {
+    if (unreachable) return;
+    unreachable = true;
+    logger.warn({ err: error }, 'lease store unreachable: keeping leases only while valid');
   };
 
-  const tend = async (entry: Entry) => {
+  const ask = async (entry: Entry) => {
     const askedAt = clock.now();
-    let ok: boolean;
+    let token: number | null;
     try {
-      ok = entry.held ? await entry.lease.renew() : await entry.lease.acquire();
+      token = entry.held
+        ? (await entry.lease.renew())
+          ? entry.token
+          : null
+        : await entry.lease.acquire();
     } catch (error) {
-      onStoreError(entry, error);
+      onStoreError(error);
       return;
     }
     if (unreachable) {
       unreachable = false;
       logger.info({}, 'lease store reachable again');
     }
-    if (ok) entry.confirmedAt = askedAt;
-    setHeld(entry, ok);
+    if (token !== null && askedAt > entry.confirmedAt) {
+      entry.confirmedAt = askedAt;
+      entry.token = token;
+    }
+    setHeld(entry, token !== null && valid({ ...entry, held: true }));
   };
 
-  const round = async () => {
-    await Promise.all(entries.map(tend));
-    if (!stopped) timer = timers.setTimeout(() => void runRound(), intervalMs);
+  const tend = (entry: Entry): Promise<void> => {
+    if (entry.held && !valid(entry)) setHeld(entry, false);
+    if (!entry.inFlight) {
+      entry.inFlight = ask(entry).finally(() => {
+        entry.inFlight = null;
+      });
+    }
+    return entry.inFlight;
   };
-  const runRound = () => (current = round());
+
+  const round = (): Promise<void> => {
+    const asked = Promise.all(entries.map(tend)).then(() => undefined);
+    if (!stopped) timer = timers.setTimeout(() => void round(), intervalMs);
+    return asked;
+  };
 
   const halt = () => {
     stopped = true;
@@ -129,16 +161,25 @@ export function createLeaseKeeper(options: LeaseKeeperOptions): LeaseKeeper {
     timer = null;
   };
 
+  const entryOf = (market: MarketId) => entries.find((entry) => entry.market === market);
+
   return {
     async start() {
       stopped = false;
-      await runRound();
+      await round();
     },
-    holds: (market) => entries.some((entry) => entry.market === market && entry.held),
-    held: () => entries.filter((entry) => entry.held).map((entry) => entry.market),
+    holds: (market) => {
+      const entry = entryOf(market);
+      return entry !== undefined && valid(entry);
+    },
+    fence: (market) => {
+      const entry = entryOf(market);
+      return entry !== undefined && valid(entry) ? entry.token : null;
+    },
+    held: () => entries.filter(valid).map((entry) => entry.market),
     async stop() {
       halt();
-      await current;
+      await Promise.all(entries.map((entry) => entry.inFlight));
       const held = entries.filter((entry) => entry.held);
       await Promise.all(held.map((entry) => entry.lease.release().catch(() => {})));
       for (const entry of held) setHeld(entry, false);

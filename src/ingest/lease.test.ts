@@ -15,13 +15,13 @@ import {
 
 const MARKETS: MarketId[] = ['skinport', 'buff163', 'csfloat', 'dmarket'];
 /** Real-time tests: short leases, generous margins. */
-const TTL = 300;
+const TTL = 600;
 const MARGIN = 500;
 
 describe('memory lease', () => {
   test('is always held', async () => {
     const lease = createMemoryLease('lease:skinport');
-    assert.equal(await lease.acquire(), true);
+    assert.equal(await lease.acquire(), 1);
     assert.equal(await lease.renew(), true);
     await lease.release();
     assert.equal(await lease.renew(), true);
@@ -43,9 +43,10 @@ describe('Redis lease', needsRedis, () => {
     const key = `${prefix}lease:skinport`;
     const first = createRedisLease({ redis, key, ttlMs: 60_000, owner: leaseOwner() });
     const second = createRedisLease({ redis, key, ttlMs: 60_000, owner: leaseOwner() });
-    assert.equal(await first.acquire(), true);
-    assert.equal(await first.acquire(), true, 'acquiring a held lease keeps it');
-    assert.equal(await second.acquire(), false);
+    const token = await first.acquire();
+    assert.ok(token !== null && token > 0);
+    assert.equal(await first.acquire(), token, 'acquiring a held lease keeps it and its token');
+    assert.equal(await second.acquire(), null);
     assert.equal(await second.renew(), false);
     await second.release();
     assert.equal(await redis.exists(key), 1, 'a non-owner cannot release');
@@ -54,7 +55,20 @@ describe('Redis lease', needsRedis, () => {
     assert.ok((await redis.pttl(key)) > 50_000, 'renew extends to the full ttl');
     await first.release();
     assert.equal(await redis.exists(key), 0);
-    assert.equal(await second.acquire(), true);
+    assert.equal(await second.acquire(), token + 1, 'the next holder draws a larger token');
+  });
+
+  test('every new holding draws a larger fencing token, also after an expiry', async () => {
+    const key = `${prefix}lease:csfloat`;
+    const owners = [leaseOwner(), leaseOwner()];
+    const leases = owners.map((owner) => createRedisLease({ redis, key, ttlMs: 60_000, owner }));
+    const tokens: number[] = [];
+    for (let round = 0; round < 4; round += 1) {
+      tokens.push((await leases[round % 2]!.acquire())!);
+      await redis.del(key);
+    }
+    tokens.push((await leases[1]!.acquire())!);
+    for (let i = 1; i < tokens.length; i += 1) assert.ok(tokens[i]! > tokens[i - 1]!, `${tokens}`);
   });
 
   describe('two keepers on one Redis', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { MINUTE } from '../domain/clock.ts';
 import type { ListingObservation, Observation, SaleObservation } from '../domain/observation.ts';
 import { PRICE_CEILING_CENTS } from './levels.ts';
-import { cleanItemName } from './resolve-item.ts';
+import { cleanItemName } from '../catalog/resolve-item.ts';
 import { normalise, type NormaliseContext } from './normalise.ts';
 import { askObservation, TEST_FX, testCatalogs } from './test-fixtures.ts';
 

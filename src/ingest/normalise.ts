@@ -33,7 +33,7 @@ import {
   type Checked,
   type PriceUnit,
 } from './levels.ts';
-import { resolveItem } from './resolve-item.ts';
+import { resolveItem } from '../catalog/resolve-item.ts';
 import { mergeSameSides } from './merge-sides.ts';
 
 /** Times later than `now` by more than this are rejected as malformed (clock skew allowance). */

@@ -63,4 +63,31 @@ describe('runner: shouldPoll (the ingest role polls only leased markets)', () =>
     assert.ok(next.ms >= marketInfo().cadenceMs, 'back on its cadence while held');
     await runner.stop();
   });
+
+  test('results are written under the lease fence; a lease lost mid-poll writes nothing', async () => {
+    const clock = manualClock(T0);
+    const steps = [0, 1].map(() => ({ observations: [askObservation({ fetchedAt: T0 })] }));
+    const store = recordingStore();
+    let token: number | null = 41;
+    const runner = createIngestRunner({
+      adapters: [scriptedAdapter(marketInfo(), steps)],
+      catalogs: testCatalogs(),
+      fx: TEST_FX,
+      book: new Book(),
+      store,
+      fetchLog: new FetchLog(clock),
+      clock,
+      logger: capturingLogger(),
+      timers: manualTimers(),
+      fence: (market) => (token === null ? null : { scope: market, token }),
+    });
+    const first = await runner.runOnce('skinport', 'cs2');
+    assert.ok('record' in first && first.record.ok);
+    assert.deepEqual(store.fences, [{ scope: 'skinport', token: 41 }]);
+    token = null;
+    const second = await runner.runOnce('skinport', 'cs2');
+    assert.equal(store.batches.length, 1, 'nothing written without the lease');
+    assert.ok('record' in second && second.error?.kind === 'retryable');
+    assert.equal(second.record.failure, 'store');
+  });
 });

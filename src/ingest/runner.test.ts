@@ -227,13 +227,13 @@ describe('failure logs', () => {
   test('a failure the simulator staged is info and says simulated; a real one is a warning', async () => {
     const staged = 'skinport: HTTP 503 Service Unavailable (simulated)';
     const { runner, logger } = setup([
-      { error: new SimulatedFailure(staged, true, 'server_error') },
-      { error: new AdapterError('HTTP 503', true, 'server_error') },
+      { error: new SimulatedFailure(staged, true, 'http_5xx') },
+      { error: new AdapterError('HTTP 503', true, 'http_5xx') },
     ]);
     const simulated = outcome(await runner.runOnce('skinport', 'cs2'));
     assert.equal(simulated.error?.simulated, true);
     assert.equal(simulated.record.errorKind, 'retryable');
-    assert.equal(simulated.record.failure, 'server_error');
+    assert.equal(simulated.record.failure, 'http_5xx');
     const real = outcome(await runner.runOnce('skinport', 'cs2'));
     assert.equal(real.error?.simulated, false);
     const failures = logger.lines.filter((line) => /backing off/.test(line.msg));

@@ -13,7 +13,7 @@ import type { MarketId } from '../domain/markets.ts';
 import type { FetchRecord } from '../domain/quote.ts';
 import type { MarketAdapter } from '../markets/market-adapter.ts';
 import type { PriceStore } from '../store/price-store.ts';
-import { runCycle, type CycleOutcome } from './cycle.ts';
+import { runCycle, type CycleDeps, type CycleOutcome } from './cycle.ts';
 import type { FetchLog } from './fetch-log.ts';
 import type { FxTable } from './fx.ts';
 import {
@@ -53,6 +53,8 @@ export interface IngestRunnerOptions {
    * so a standby starts polling within that long of gaining a lease. Default: always yes.
    */
   shouldPoll?: (market: MarketId) => boolean;
+  /** The lease proof a market's results are written under (see CycleDeps.fence). */
+  fence?: CycleDeps['fence'];
   /** Default 1 s. */
   idleRecheckMs?: number;
   /** Hears every finished cycle: its fetch record and its rejections by reason (metrics). */
@@ -109,6 +111,7 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
     ...(options.fxMaxAgeMs === undefined ? {} : { fxMaxAgeMs: options.fxMaxAgeMs }),
     book: options.book,
     store,
+    ...(options.fence ? { fence: options.fence } : {}),
     clock,
     onBookError: (error: unknown) => logger.error({ err: error }, 'book listener failed'),
   };

@@ -14,7 +14,7 @@ import type {
   MarketInfo,
   ParseResult,
 } from '../markets/market-adapter.ts';
-import type { BatchWriteCounts } from '../store/price-store.ts';
+import type { BatchWriteCounts, WriteFence } from '../store/price-store.ts';
 import type { FxTable } from './fx.ts';
 import type { Timers } from './schedule.ts';
 
@@ -142,9 +142,11 @@ export function scriptedAdapter(info: MarketInfo, steps: AdapterStep[]): Scripte
 
 export interface RecordingStore {
   batches: IngestBatch[];
+  /** The fence each batch was written under (undefined: none). */
+  fences: (WriteFence | undefined)[];
   fetchWrites: FetchRecord[][];
   failWrites: number;
-  writeBatch(batch: IngestBatch): Promise<BatchWriteCounts>;
+  writeBatch(batch: IngestBatch, fence?: WriteFence): Promise<BatchWriteCounts>;
   recordFetches(rows: FetchRecord[]): Promise<void>;
   loadFetches(sinceMs: number): Promise<FetchRecord[]>;
 }
@@ -152,14 +154,16 @@ export interface RecordingStore {
 export function recordingStore(seedFetches: FetchRecord[] = []): RecordingStore {
   const store: RecordingStore = {
     batches: [],
+    fences: [],
     fetchWrites: [],
     failWrites: 0,
-    async writeBatch(batch) {
+    async writeBatch(batch, fence) {
       if (store.failWrites > 0) {
         store.failWrites -= 1;
         throw new Error('disk full');
       }
       store.batches.push(batch);
+      store.fences.push(fence);
       return {
         sides: batch.sides.length,
         sales: batch.sales.length,
@@ -232,7 +236,7 @@ export function fetchRecord(market: MarketId, startedAt: number, ok = true): Fet
     errorKind: ok ? null : 'retryable',
     observationCount: ok ? 1 : 0,
     rejectedCount: 0,
-    failure: ok ? null : 'server_error',
+    failure: ok ? null : 'http_5xx',
     detail: null,
     unmappedCount: 0,
   };

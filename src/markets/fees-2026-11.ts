@@ -4,7 +4,7 @@
  * (gathered mid-2026); where that file has nothing, a documented default is used and flagged.
  * A JSON file can override any entry at boot (see fees.ts), without code changes.
  */
-import type { FeeModel, FeeSource, MarketFees } from './fees.ts';
+import type { FeeModel, FeeSource, MarketFees } from './fee-model.ts';
 import { MARKET_IDS, type MarketId } from '../domain/markets.ts';
 
 export const FEE_MODEL_VERSION = '2026-11';

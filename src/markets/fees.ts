@@ -11,39 +11,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { isMarketId, type MarketId } from '../domain/markets.ts';
-import { BPS_DENOMINATOR, type Bps, type Cents } from '../domain/money.ts';
+import { BPS_DENOMINATOR } from '../domain/money.ts';
 import { FEE_MODEL_2026_11 } from './fees-2026-11.ts';
+import { FEE_FIELDS, type FeeField, type FeeModel, type MarketFees } from './fee-model.ts';
 
-export interface FeeSource {
-  source: string;
-  /** True when the number is a guess or the sources disagree. */
-  assumed: boolean;
-}
-
-export interface MarketFees {
-  /** Commission on the gross sale price. */
-  sellerFeeBps: Bps;
-  /** Surcharge on top of the listed price paid by buyers (0 when the listed price is paid). */
-  buyerFeeBps: Bps;
-  /** Flat fee per cash withdrawal of proceeds. */
-  withdrawalFlatCents: Cents;
-  /** False for wallet credit that cannot be cashed out. */
-  cashWithdrawable: boolean;
-  sources: Record<FeeField, FeeSource>;
-}
-
-export type FeeField = 'sellerFeeBps' | 'buyerFeeBps' | 'withdrawalFlatCents' | 'cashWithdrawable';
-export const FEE_FIELDS: readonly FeeField[] = [
-  'sellerFeeBps',
-  'buyerFeeBps',
-  'withdrawalFlatCents',
-  'cashWithdrawable',
-];
-
-export interface FeeModel {
-  version: string;
-  markets: Readonly<Record<MarketId, MarketFees>>;
-}
+export { FEE_FIELDS } from './fee-model.ts';
+export type { FeeField, FeeModel, FeeSource, MarketFees } from './fee-model.ts';
 
 export const DEFAULT_FEE_MODEL: FeeModel = FEE_MODEL_2026_11;
 

@@ -35,7 +35,7 @@ export class IngestMetrics {
     });
     this.failures = new CounterMetric({
       name: 'pricing_fetch_failures_total',
-      help: 'Market polls that failed, whole or in part, by failure kind (timeout, rate_limited, server_error, ...).',
+      help: 'Market polls that failed, whole or in part, by failure kind (timeout, rate_limited, http_5xx, ...).',
       labelNames: [...MARKET_GAME, 'kind'],
       registers,
     });

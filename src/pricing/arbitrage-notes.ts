@@ -5,14 +5,20 @@
  * note contains a `;`.
  */
 import type { MarketFees } from '../markets/fees.ts';
-import type { ArbitrageLeg } from './arbitrage.ts';
+import type { MarketId } from '../domain/markets.ts';
 
 const ASSUMED = ' (assumed)';
 export const FEE_NOTE_SEPARATOR = '; ';
 
+/** What the notes read of a leg (an ArbitrageLeg). */
+interface NotedLeg {
+  market: MarketId;
+  isStale: boolean;
+}
+
 export function arbitrageFeeNotes(
-  buy: ArbitrageLeg,
-  sell: ArbitrageLeg,
+  buy: NotedLeg,
+  sell: NotedLeg,
   buyFees: MarketFees,
   sellFees: MarketFees,
   feeModelVersion: string,

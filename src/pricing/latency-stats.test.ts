@@ -19,7 +19,7 @@ function fetch(market: MarketId, startedAt: number, latency: number | null): Fet
     errorKind: ok ? null : 'retryable',
     observationCount: ok ? 5 : 0,
     rejectedCount: 0,
-    failure: ok ? null : 'server_error',
+    failure: ok ? null : 'http_5xx',
     detail: null,
     unmappedCount: 0,
   };
@@ -87,13 +87,13 @@ describe('latencyReport', () => {
       fetch_count: 1,
       error_rate: 1,
       slo_breach_rate: 1,
-      error_rates_by_kind: { server_error: 1 },
+      error_rates_by_kind: { http_5xx: 1 },
       unmapped_rate: null,
     });
   });
 
   test('failure kinds, partial failures of successful fetches, and unmapped names', () => {
-    const partial = { ...fetch('skinport', NOW - 3000, 200), failure: 'client_error' as const };
+    const partial = { ...fetch('skinport', NOW - 3000, 200), failure: 'http_4xx' as const };
     const timeout = { ...fetch('skinport', NOW - 2000, null), failure: 'timeout' as const };
     const mapped = {
       ...fetch('skinport', NOW - 1000, 100),
@@ -102,7 +102,7 @@ describe('latencyReport', () => {
     };
     const row = latencyReport(['skinport'], [partial, timeout, mapped], NOW).markets[0]!;
     assert.equal(row.error_rate, 0.3333, 'only the whole failure counts as an error');
-    assert.deepEqual(row.error_rates_by_kind, { client_error: 0.3333, timeout: 0.3333 });
+    assert.deepEqual(row.error_rates_by_kind, { http_4xx: 0.3333, timeout: 0.3333 });
     assert.equal(row.unmapped_rate, 0.0667, '3 of 45 observations');
   });
 });

@@ -27,7 +27,7 @@ function record(startedAt: number, ok: boolean): FetchRecord {
     errorKind: ok ? null : 'retryable',
     observationCount: 1,
     rejectedCount: 0,
-    failure: ok ? null : 'server_error',
+    failure: ok ? null : 'http_5xx',
     detail: null,
     unmappedCount: 0,
   };
@@ -134,14 +134,14 @@ describe('lastError and note (extensions)', () => {
     };
     const partial = {
       ...record(NOW - MINUTE, true),
-      failure: 'client_error' as const,
+      failure: 'http_4xx' as const,
       detail: '1 of 2 requests failed',
     };
     const old = { ...record(NOW - 25 * 60 * MINUTE, false), failure: 'timeout' as const };
     const ok = record(NOW - 30_000, true);
     assert.deepEqual(lastError([failed, partial, old, ok], NOW), {
       at: new Date(NOW - MINUTE).toISOString(),
-      kind: 'client_error',
+      kind: 'http_4xx',
       detail: '1 of 2 requests failed',
     });
     assert.equal(lastError([old, ok], NOW), null, 'failures older than the window are gone');

@@ -11,9 +11,19 @@
  *   breadth    = min(1, markets / 8).
  *   500 listings, 100 bid units and 8 markets each saturate their term.
  */
-import type { Strategy } from './recommendation.ts';
 import type { UnstableReason } from './recommendation-rules.ts';
 import { score4 } from './book-view.ts';
+
+export type Strategy =
+  | 'midpoint'
+  | 'best_ask_fallback'
+  | 'best_bid_fallback'
+  | 'stale_midpoint'
+  | 'stale_best_ask_fallback'
+  | 'stale_best_bid_fallback'
+  | 'crossed_best_ask'
+  | 'no_data'
+  | 'insufficient_support';
 
 export const STRATEGY_BASE: Readonly<Record<Strategy, number>> = {
   midpoint: 1,

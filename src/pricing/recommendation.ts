@@ -24,7 +24,11 @@ import {
   unstableReasons,
   type UnstableReason,
 } from './recommendation-rules.ts';
-import { liquidityScore, recommendationConfidence } from './recommendation-scores.ts';
+import {
+  liquidityScore,
+  recommendationConfidence,
+  type Strategy,
+} from './recommendation-scores.ts';
 import {
   ALL_MARKETS,
   askSides,
@@ -35,16 +39,7 @@ import {
   type MarketSelection,
 } from './top-of-book.ts';
 
-export type Strategy =
-  | 'midpoint'
-  | 'best_ask_fallback'
-  | 'best_bid_fallback'
-  | 'stale_midpoint'
-  | 'stale_best_ask_fallback'
-  | 'stale_best_bid_fallback'
-  | 'crossed_best_ask'
-  | 'no_data'
-  | 'insufficient_support';
+export type { Strategy } from './recommendation-scores.ts';
 
 export interface RecommendationQuote {
   market: MarketId;

@@ -8,7 +8,7 @@
 import { badRequest } from '../domain/errors.ts';
 import type { Game } from '../domain/games.ts';
 import { sentence } from '../domain/parameter-sentences.ts';
-import { parseIsoDate } from '../http/history-params.ts';
+import { parseIsoDate } from '../domain/dates.ts';
 import { servedRecord, type ChangeLog, type PageRequest } from './change-log.ts';
 import { decodeCursor, encodeCursor, type CursorProblem } from './cursor.ts';
 import type { VersionedRecord } from './records.ts';

@@ -10,7 +10,7 @@
  */
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
-import { cleanItemName } from '../ingest/resolve-item.ts';
+import { cleanItemName } from '../catalog/resolve-item.ts';
 
 export const NAMING_AUTHORITY: MarketId = 'steamcommunity';
 

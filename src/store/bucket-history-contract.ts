@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pointOf, type BucketObservation } from '../attributes/bucket-history.ts';
+import { pointOf, type BucketObservation } from './bucket-history.ts';
 import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
 import { withHistoryStore, type HistoryStoreFactory } from './history-contract-support.ts';
 

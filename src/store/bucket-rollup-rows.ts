@@ -4,7 +4,7 @@
  * selects (bucket_id, start, open, high, low, close, ask_sum, ask_n, close_bid, ask_count,
  * bid_count, first_at, last_at).
  */
-import type { BucketRollup } from '../attributes/bucket-history.ts';
+import type { BucketRollup } from './bucket-history.ts';
 import type { Tier } from '../pricing/rollup-buckets.ts';
 
 export type BucketRollupRow = [

@@ -8,7 +8,7 @@
  * object. This port reads them and enforces retention. Every implementation passes
  * history-contract.ts; dialect specifics stay behind the port.
  */
-import type { BucketObservation, BucketRollup } from '../attributes/bucket-history.ts';
+import type { BucketObservation, BucketRollup } from './bucket-history.ts';
 import type { Game } from '../domain/games.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { Tier } from '../pricing/rollup-buckets.ts';
@@ -62,7 +62,7 @@ export interface HistoryStore {
     sketches?: readonly RollupSection[],
   ): Promise<void>;
   /**
-   * Attribute-bucket history (src/attributes/bucket-history.ts): merges each observation into
+   * Attribute-bucket history (bucket-history.ts): merges each observation into
    * its 10m, 1h and 1d rows, in one transaction. Written by the ingest side after a batch.
    */
   recordBucketObservations(observations: readonly BucketObservation[]): Promise<void>;

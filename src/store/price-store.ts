@@ -34,11 +34,33 @@ export const STREAM_CHUNK = 4096;
  */
 export type ChunkVisitor<T> = (chunk: T[]) => void;
 
+/**
+ * A writer's proof that it still holds the lease of `scope` (a market): the lease's fencing
+ * token (src/ingest/lease.ts). A store shared by several writers refuses a batch whose token
+ * is below the highest it has committed for the scope.
+ */
+export interface WriteFence {
+  scope: string;
+  token: number;
+}
+
+/** The batch's fence token was overtaken by a newer holder's: nothing was written. */
+export class StaleFenceError extends Error {
+  constructor(fence: WriteFence) {
+    super(`lease of ${fence.scope} was taken over (fencing token ${fence.token} is stale)`);
+    this.name = 'StaleFenceError';
+  }
+}
+
 export interface PriceStore {
   /** Runs pending migrations. Idempotent. */
   init(): Promise<void>;
-  /** Commits the whole batch in one transaction, or nothing. Sides upsert by (game,item,market,side). */
-  writeBatch(batch: IngestBatch): Promise<BatchWriteCounts>;
+  /**
+   * Commits the whole batch in one transaction, or nothing. Sides upsert by (game,item,market,side).
+   * With a fence, PostgreSQL checks it in the same transaction (StaleFenceError); the embedded
+   * SQLite store has a single writer and ignores it.
+   */
+  writeBatch(batch: IngestBatch, fence?: WriteFence): Promise<BatchWriteCounts>;
   /** Every latest side snapshot, to rebuild the in-memory book at boot. */
   loadSides(game: Game): Promise<SideSnapshot[]>;
   /** Sales with soldAt >= sinceMs, oldest first. */

@@ -39,8 +39,6 @@ export function itemBuckets(
     scope: { markets: [...BUCKET_MARKETS] },
     attributes: new Set(ATTRIBUTES),
     item: findItem(catalog, name),
-    after: null,
-    limit: 1,
     now,
     maxAgeMs: DEFAULT_RETENTION.listingsUnseenMs,
   });

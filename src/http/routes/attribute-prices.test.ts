@@ -1,6 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
 import { HOUR } from '../../domain/clock.ts';
+import { SNAPSHOT_PAGE_INTERVAL_MS } from './attribute-prices.ts';
 import { DOPPLER, FADE, listing, REDLINE } from '../../attributes/test-fixtures.ts';
 import { KEYS } from '../test-support.ts';
 import { EXTRA, filled, harness, q, type Body } from './attribute-test-support.ts';
@@ -105,6 +107,27 @@ describe('GET /v1/attribute-prices/latest 200', () => {
     } while (cursor !== null && pages < 20);
     const expected = [REDLINE, DOPPLER, FADE, ...EXTRA].map((item) => item.id).sort();
     assert.deepEqual(seen, expected);
+  });
+
+  test('a snapshot page is prepared bytes: ETag, 304, gzip, rebuilt once buckets change and its interval passed', async () => {
+    const h = await harness();
+    filled(h);
+    const url = '/v1/attribute-prices/latest?limit=2';
+    const headers = { authorization: `ApiKey ${KEYS.pro}` };
+    const first = await h.app.inject({ url, headers });
+    const etag = String(first.headers.etag);
+    assert.match(etag, /^"[\w-]+"$/);
+    const again = await h.app.inject({ url, headers: { ...headers, 'if-none-match': etag } });
+    assert.equal(again.statusCode, 304);
+    const gzipped = await h.app.inject({ url, headers: { ...headers, 'accept-encoding': 'gzip' } });
+    assert.equal(gzipped.headers['content-encoding'], 'gzip');
+    assert.deepEqual(JSON.parse(gunzipSync(gzipped.rawPayload).toString()), first.json());
+    h.put([listing(FADE, 'csfloat', 70_000, { fetchedAt: h.now, floatValue: 0.03 })]);
+    assert.equal((await h.get(url)).body.asOf, first.json().asOf);
+    h.clock.advance(SNAPSHOT_PAGE_INTERVAL_MS);
+    const changed = await h.app.inject({ url, headers: { ...headers, 'if-none-match': etag } });
+    assert.equal(changed.statusCode, 200);
+    assert.notEqual(changed.headers.etag, etag);
   });
 
   test('buckets whose listings expired are gone', async () => {

@@ -5,6 +5,7 @@
  * AttributeBook, kept current as batches reach the book; history from the HistoryStore port.
  */
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
 import { findItem, parseMarkets } from '../params.ts';
@@ -17,6 +18,8 @@ import {
 } from '../schemas/attribute-prices.ts';
 import { errorResponses, KEY_GATED_ERRORS, MarketsQuery, StringEnum } from '../schemas/common.ts';
 import { historyStore } from './history.ts';
+import { sendPrepared } from './items-all.ts';
+import { PreparedPages } from '../prepared-pages.ts';
 import { sharedAttributeBook } from '../shared-attribute-book.ts';
 import {
   historyEnvelope,
@@ -30,6 +33,7 @@ import {
   parseWindow,
 } from '../../attributes/attribute-query.ts';
 import { BUCKET_MARKETS } from '../../attributes/buckets.ts';
+import { prepareSnapshotPage } from '../../attributes/snapshot-page.ts';
 import { badRequest, notFound } from '../../domain/errors.ts';
 import { NATIVE_MARKET_ID, type MarketId } from '../../domain/markets.ts';
 import { DEFAULT_RETENTION } from '../../ingest/retention.ts';
@@ -37,6 +41,13 @@ import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
+/**
+ * A snapshot page is built again at most this often while buckets change (they change as
+ * listing markets are polled, every minute or more), and kept while they do not.
+ */
+export const SNAPSHOT_PAGE_INTERVAL_MS = 10_000;
+/** Snapshot pages kept, JSON and gzip together; the least recently read go first. */
+const SNAPSHOT_PAGES_MAX_BYTES = 32 * 1024 * 1024;
 
 const latestFields = {
   marketHashName: Type.Optional(Type.String({ description: 'One item by exact name.' })),
@@ -110,24 +121,29 @@ export function attributePricesRoutes(app: App, deps: AppDeps): void {
   const book = sharedAttributeBook(app, deps);
   const catalog = deps.catalogs.cs2;
 
-  const latest = (query: LatestQuery, scope: Scope) => {
+  const pages = new PreparedPages({
+    clock: deps.clock,
+    version: () => book.version(),
+    minIntervalMs: SNAPSHOT_PAGE_INTERVAL_MS,
+    maxBytes: SNAPSHOT_PAGES_MAX_BYTES,
+  });
+
+  const latest = async (request: FastifyRequest, reply: FastifyReply, scope: Scope) => {
+    const query = request.query as LatestQuery;
     const attributes = parseAttributes(query.attributes);
     const after = decodeCursor(query.cursor);
     const name = query.marketHashName ?? query.canonicalItemId;
-    const item = name === undefined ? null : findItem(catalog, name);
-    const now = deps.clock.now();
     const maxAgeMs = DEFAULT_RETENTION.listingsUnseenMs;
-    return latestEnvelope({
-      book,
-      catalog,
-      scope,
-      attributes,
-      item,
-      after,
-      limit: query.limit,
-      now,
-      maxAgeMs,
-    });
+    const base = { book, catalog, scope, attributes, maxAgeMs };
+    if (name !== undefined) {
+      const item = findItem(catalog, name);
+      return latestEnvelope({ ...base, item, now: deps.clock.now() });
+    }
+    const key = JSON.stringify([scope, [...attributes].sort(), after, query.limit]);
+    const page = await pages.page(key, () =>
+      prepareSnapshotPage({ ...base, after, limit: query.limit, now: deps.clock.now() }),
+    );
+    return sendPrepared(request, reply, page);
   };
 
   const history = async (query: HistoryQuery, scope: Scope | null) => {
@@ -168,7 +184,8 @@ export function attributePricesRoutes(app: App, deps: AppDeps): void {
         querystring: Type.Object({ ...latestFields, markets: Type.Optional(MarketsQuery) }),
       },
     },
-    async (request) => latest(request.query, { markets: requestedMarkets(request.query.markets) }),
+    async (request, reply) =>
+      latest(request, reply, { markets: requestedMarkets(request.query.markets) }),
   );
 
   app.get(
@@ -202,7 +219,8 @@ export function attributePricesRoutes(app: App, deps: AppDeps): void {
         querystring: Type.Object(latestFields),
       },
     },
-    async (request) => latest(request.query, { market: nativeMarket(request.params.market) }),
+    async (request, reply) =>
+      latest(request, reply, { market: nativeMarket(request.params.market) }),
   );
 
   app.get(

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.ts';
+import { jsonStream, type PreparedBytes } from '../../domain/prepared-payload.ts';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
 import { keyGate } from '../plugins/key-gate.ts';
@@ -35,6 +36,23 @@ export function acceptsGzip(header: string | undefined): boolean {
   return weight > 0;
 }
 
+/** Prepared bytes with their ETag: 304 on a matching If-None-Match, gzip when accepted. */
+export function sendPrepared(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: PreparedBytes & { etag: string },
+) {
+  reply.header('ETag', payload.etag).header('Vary', 'Accept-Encoding');
+  reply.header('Cache-Control', 'no-cache');
+  if (etagMatches(request.headers['if-none-match'], payload.etag)) return reply.code(304).send();
+  reply.type('application/json; charset=utf-8');
+  if (acceptsGzip(request.headers['accept-encoding'])) {
+    return reply.header('Content-Encoding', 'gzip').send(payload.gzip);
+  }
+  reply.header('Content-Length', payload.jsonBytes);
+  return reply.send(jsonStream(payload));
+}
+
 export function itemsAllRoutes(app: App, deps: AppDeps): void {
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const payload = deps.itemsAll.current();
@@ -43,14 +61,7 @@ export function itemsAllRoutes(app: App, deps: AppDeps): void {
         'Retry-After': NOT_READY_RETRY_SECONDS,
       });
     }
-    reply.header('ETag', payload.etag).header('Vary', 'Accept-Encoding');
-    reply.header('Cache-Control', 'no-cache');
-    if (etagMatches(request.headers['if-none-match'], payload.etag)) return reply.code(304).send();
-    reply.type('application/json; charset=utf-8');
-    if (acceptsGzip(request.headers['accept-encoding'])) {
-      return reply.header('Content-Encoding', 'gzip').send(payload.gzip);
-    }
-    return reply.send(payload.json);
+    return sendPrepared(request, reply, payload);
   };
 
   app.get(

@@ -17,7 +17,7 @@ import type { AppDeps } from '../deps.ts';
 import { keyGate, type GameSource } from '../plugins/key-gate.ts';
 import { errorResponses, GameQuery, KEY_GATED_ERRORS } from '../schemas/common.ts';
 import { SchemaChanges, SchemaItem, SchemaSnapshot } from '../schemas/schema.ts';
-import { acceptsGzip, etagMatches, NOT_READY_RETRY_SECONDS } from './items-all.ts';
+import { NOT_READY_RETRY_SECONDS, sendPrepared } from './items-all.ts';
 
 const ItemParams = Type.Object({
   idOrName: Type.String({
@@ -57,14 +57,7 @@ function provider(deps: AppDeps): SchemaProvider {
 function serveSnapshot(deps: AppDeps, request: FastifyRequest, reply: FastifyReply) {
   const payload = provider(deps).snapshot(request.game);
   if (!payload) throw notReady();
-  reply.header('ETag', payload.etag).header('Vary', 'Accept-Encoding');
-  reply.header('Cache-Control', 'no-cache');
-  if (etagMatches(request.headers['if-none-match'], payload.etag)) return reply.code(304).send();
-  reply.type('application/json; charset=utf-8');
-  if (acceptsGzip(request.headers['accept-encoding'])) {
-    return reply.header('Content-Encoding', 'gzip').send(payload.gzip);
-  }
-  return reply.send(payload.json);
+  return sendPrepared(request, reply, payload);
 }
 
 function readItem(deps: AppDeps, game: Game, selector: string) {

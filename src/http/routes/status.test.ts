@@ -114,7 +114,7 @@ describe('200 /v1/status/market-latency', () => {
       fetch_count: 4,
       error_rate: 0.25,
       slo_breach_rate: 0.5,
-      error_rates_by_kind: { server_error: 0.25 },
+      error_rates_by_kind: { http_5xx: 0.25 },
       unmapped_rate: 0,
     });
     assert.equal(body.markets[1].fetch_count, 0);

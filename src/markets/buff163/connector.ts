@@ -30,7 +30,7 @@
  * - Errors come as HTTP 200 with `code` other than "OK": "Login Required" (cookie missing or
  *   expired; OSS crawler notes report it for calls without a cookie), "Captcha Validate
  *   Required" (BetterBuff `CaptchaRequired`), busy answers Steamauto retries; the first two are
- *   reported as an `auth` failure (health shows the hint), any other code as `bad_body`.
+ *   reported as an `auth` failure (health shows the hint), any other code as `parse`.
  * Limits: none published. SCMM waits 3 s between pages because Buff's limit is "fairly
  * aggressive" and tied to the session (UpdateMarketItemPricesFromBuff.cs); one OSS note reports
  * bans after ~10 min at 5–10 s per request [unverified, possibly for price history]. We take the

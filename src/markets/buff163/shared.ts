@@ -21,6 +21,7 @@ export const SESSION_ENV = 'PRICING_BUFF163_SESSION';
 export const memoryKey = {
   nextPage: 'next_page',
   goodsId: (name: string) => `goods_id:${name}`,
+  sellNum: (goodsId: string | number) => `sell_num:${goodsId}`,
   lastSale: (goodsId: string | number) => `last_sale:${goodsId}`,
   lookedUp: (name: string) => `looked_up:${name}`,
 };
@@ -50,7 +51,7 @@ export function openEnvelope(body: unknown): Envelope {
     const code = typeof body.code === 'string' ? body.code : JSON.stringify(body.code);
     const hint = ERROR_HINTS[code];
     const detail = `Buff answered code ${JSON.stringify(code)}${errorText(body)}${hint ? `: ${hint}` : ''}`;
-    const kind = hint ? 'auth' : 'bad_body';
+    const kind = hint ? 'auth' : 'parse';
     return { ok: false, page: { observations: [], rejected: [], failure: { kind, detail } } };
   }
   if (!isRecord(body.data)) return { ok: false, page: malformedBody('no data object') };

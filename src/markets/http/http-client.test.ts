@@ -73,7 +73,7 @@ describe('market HTTP client over loopback', () => {
     assert.equal(failure.kind, 'too_large');
   });
 
-  test('HTML and truncated JSON are bad_body, never data', async () => {
+  test('HTML and truncated JSON are parse failures, never data', async () => {
     server.route('GET /html', () => ({ kind: 'html' }));
     server.route('GET /cut', () => ({
       kind: 'truncate',
@@ -81,8 +81,8 @@ describe('market HTTP client over loopback', () => {
       keep: 12,
     }));
     const channel = http.channel('garbage', open);
-    assert.equal((await failureOf(channel.send(get(`${server.url}/html`)))).kind, 'bad_body');
-    assert.equal((await failureOf(channel.send(get(`${server.url}/cut`)))).kind, 'bad_body');
+    assert.equal((await failureOf(channel.send(get(`${server.url}/html`)))).kind, 'parse');
+    assert.equal((await failureOf(channel.send(get(`${server.url}/cut`)))).kind, 'parse');
   });
 
   test('5xx is retried with jittered backoff and then succeeds', async () => {
@@ -224,11 +224,11 @@ describe('circuit breaker over loopback', () => {
     await failureOf(channel.send(request));
     clock.advance(30 * SECOND);
     const probe = await failureOf(channel.send(request));
-    assert.equal(probe.kind, 'server_error');
+    assert.equal(probe.kind, 'http_5xx');
     clock.advance(59 * SECOND);
     assert.equal((await failureOf(channel.send(request))).kind, 'circuit_open');
     clock.advance(1 * SECOND);
-    assert.equal((await failureOf(channel.send(request))).kind, 'server_error', 'probe at 60 s');
+    assert.equal((await failureOf(channel.send(request))).kind, 'http_5xx', 'probe at 60 s');
   });
 });
 

@@ -3,10 +3,11 @@
  * breaker (or fails with `circuit_open`), then waits for the request budget (or fails with
  * `budget`; a token spent on a request that never reached the upstream is given back), then
  * goes out through the transport with the project's User-Agent, the
- * accepted encodings and any stored validators. Statuses are classified (429 → rate_limited,
- * 5xx → server_error, 401/403 → auth, other 4xx → client_error); timeouts, network errors,
- * 5xx, HTML and truncated bodies are retried with jittered backoff, and 429 is retried only
- * when its `Retry-After` is short, which otherwise blocks the channel's budget until then.
+ * accepted encodings and any stored validators. Statuses are classified (a challenge page →
+ * blocked, 429 → rate_limited, 5xx → http_5xx, 401/403 → auth, other 4xx → http_4xx; see
+ * failure-kind.ts); timeouts, DNS and network errors, 5xx, HTML and truncated bodies are
+ * retried with jittered backoff, and 429 is retried only when its `Retry-After` is short,
+ * which otherwise blocks the channel's budget until then.
  */
 import { SECOND, type Clock } from '../../domain/clock.ts';
 import type { FetchFailure } from '../../domain/fetch-failure.ts';
@@ -14,6 +15,7 @@ import { backoffDelayMs, DEFAULT_RETRY, parseRetryAfter, type RetryPolicy } from
 import { CircuitBreaker, DEFAULT_BREAKER, type BreakerOptions } from './circuit-breaker.ts';
 import { ConditionalCache } from './conditional-cache.ts';
 import { decodeBody } from './decode-body.ts';
+import { statusKind } from './failure-kind.ts';
 import {
   HttpFailure,
   type ChannelOptions,
@@ -40,9 +42,10 @@ export interface HttpClientOptions {
 
 const RETRYABLE: ReadonlySet<FetchFailure> = new Set([
   'timeout',
+  'dns',
   'network',
-  'server_error',
-  'bad_body',
+  'http_5xx',
+  'parse',
   'rate_limited',
 ]);
 /** Failures that say nothing about the upstream's health do not trip the breaker. */
@@ -58,22 +61,21 @@ export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 function statusFailure(raw: RawResponse, label: string, now: number): HttpFailure {
   const status = raw.status;
-  const said = raw.body.toString('utf8', 0, 200).replace(/\s+/g, ' ').trim();
-  const detail = `${label}: HTTP ${status}${said ? ` (${said})` : ''}`;
-  if (status === 429) {
+  const kind = statusKind(raw);
+  if (kind === 'blocked') {
     return new HttpFailure(
-      'rate_limited',
-      detail,
+      'blocked',
+      `${label}: HTTP ${status}, a challenge page (bot protection)`,
       status,
-      parseRetryAfter(raw.headers['retry-after'], now),
     );
   }
-  if (status >= 500) {
-    const retryAfter = parseRetryAfter(raw.headers['retry-after'], now);
-    return new HttpFailure('server_error', detail, status, retryAfter);
-  }
-  if (status === 401 || status === 403) return new HttpFailure('auth', detail, status);
-  return new HttpFailure('client_error', detail, status);
+  const said = raw.body.toString('utf8', 0, 200).replace(/\s+/g, ' ').trim();
+  const detail = `${label}: HTTP ${status}${said ? ` (${said})` : ''}`;
+  const retryAfter =
+    kind === 'rate_limited' || kind === 'http_5xx'
+      ? parseRetryAfter(raw.headers['retry-after'], now)
+      : null;
+  return new HttpFailure(kind, detail, status, retryAfter);
 }
 
 class Channel implements HttpChannel {

@@ -19,7 +19,7 @@ export interface HttpRequest {
   headers?: Readonly<Record<string, string>>;
   /** Sent as is (connectors serialise JSON themselves, so a signature covers the exact bytes). */
   body?: string;
-  /** `json` bodies are parsed (an HTML page or invalid JSON is `bad_body`); `text` is returned. */
+  /** `json` bodies are parsed (an HTML page or invalid JSON is `parse`); `text` is returned. */
   expect: 'json' | 'text';
   timeoutMs?: number;
   maxBytes?: number;

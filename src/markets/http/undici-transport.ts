@@ -3,12 +3,14 @@
  * whole-request timeout, decompression with node:zlib (gzip, deflate, Brotli — Skinport
  * requires `br`; undici's own decompress interceptor is still marked experimental), and a cap
  * on the decompressed body that aborts the read as soon as it is passed (a compression bomb
- * costs at most the cap). Socket and timeout errors become `HttpFailure`s; statuses are left
+ * costs at most the cap). Socket and timeout errors become `HttpFailure`s (`dns`, `tls`,
+ * `network`, `timeout`); statuses are left
  * to the caller.
  */
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, request } from 'undici';
+import { socketKind } from './failure-kind.ts';
 import { HttpFailure, type HttpRequest } from './market-http.ts';
 
 export interface RawResponse {
@@ -57,7 +59,7 @@ function decoded(body: Readable, encoding: string | undefined, label: string): R
   const name = (encoding ?? 'identity').trim().toLowerCase();
   if (name === 'identity' || name === '') return body;
   const decoder = DECODERS[name];
-  if (!decoder) throw new HttpFailure('bad_body', `${label}: unsupported content-encoding ${name}`);
+  if (!decoder) throw new HttpFailure('parse', `${label}: unsupported content-encoding ${name}`);
   const stream = decoder();
   body.on('error', (error) => stream.emit('error', error));
   return body.pipe(stream) as unknown as Readable;
@@ -95,12 +97,13 @@ function networkFailure(error: unknown, label: string, timedOut: boolean): HttpF
   const message = error instanceof Error ? error.message : String(error);
   if (timedOut || /TIMEOUT/.test(code)) return new HttpFailure('timeout', `${label}: timed out`);
   if (/^Z_|ERR_ZLIB|ERR__ERROR/.test(code) || /zlib|decompress|incorrect header/i.test(message)) {
-    return new HttpFailure('bad_body', `${label}: body does not decompress (${message})`);
+    return new HttpFailure('parse', `${label}: body does not decompress (${message})`);
   }
   const cause = (error as { cause?: { code?: string } }).cause?.code;
-  const reached = !NEVER_SENT.has(cause ?? code);
+  const kind = socketKind(cause ?? code);
+  const reached = kind === 'network' && !NEVER_SENT.has(cause ?? code);
   const detail = `${label}: ${cause ?? code ?? ''} ${message}`.trim();
-  return new HttpFailure('network', detail, null, null, reached);
+  return new HttpFailure(kind, detail, null, null, reached);
 }
 
 export function createUndiciTransport(): Transport {

@@ -143,7 +143,7 @@ describe('connector adapter over loopback', () => {
       parsed.observations.map((o) => o.item),
       ['a'],
     );
-    assert.equal(parsed.partial?.kind, 'server_error');
+    assert.equal(parsed.partial?.kind, 'http_5xx');
     assert.match(
       parsed.partial!.detail,
       /1 of 2 requests failed; first: skinport GET \/items: HTTP 503/,
@@ -151,7 +151,7 @@ describe('connector adapter over loopback', () => {
     delete pages[1];
     await assert.rejects(
       live.fetchRaw({ game: 'cs2', now: clock.now() }),
-      (error: AdapterError) => error.kind === 'server_error' && error.retryable,
+      (error: AdapterError) => error.kind === 'http_5xx' && error.retryable,
     );
   });
 

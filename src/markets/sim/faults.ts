@@ -75,13 +75,13 @@ export function conditionAt(world: SimWorld, market: MarketId, timeMs: number): 
       kind: 'down',
       latencyMs: 30 * SECOND,
       reason: 'HTTP 503 Service Unavailable',
-      failure: 'server_error',
+      failure: 'http_5xx',
     };
   }
   if (unit(mix3(key, 422, minute)) < 0.02) {
     const limited = unit(mix(key, minute)) < 0.5;
     const reason = limited ? 'HTTP 429 Too Many Requests' : 'HTTP 502 Bad Gateway';
-    return { kind: 'down', latencyMs, reason, failure: limited ? 'rate_limited' : 'server_error' };
+    return { kind: 'down', latencyMs, reason, failure: limited ? 'rate_limited' : 'http_5xx' };
   }
   const spell = slowSpellAt(key, timeMs);
   if (spell !== null) {

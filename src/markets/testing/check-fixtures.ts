@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import type { Catalog } from '../../catalog/catalog.ts';
 import type { Game } from '../../domain/games.ts';
-import { resolveItem } from '../../ingest/resolve-item.ts';
+import { resolveItem } from '../../catalog/resolve-item.ts';
 import type { Connector } from '../connector.ts';
 import type { PlanFixture, ResponseFixture } from './fixtures.ts';
 

@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { MarketId } from '../../domain/markets.ts';
-import { ECB_SAMPLE } from '../../ingest/test-ecb.ts';
+import { ECB_SAMPLE } from '../ecb/test-ecb.ts';
 import { LIVE_CONNECTORS } from '../connectors.ts';
 import { startLoopback, type Loopback, type Reply } from './loopback.ts';
 import { startStandIn, type StandIn } from './stand-in.ts';

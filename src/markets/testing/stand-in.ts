@@ -3,7 +3,8 @@
  * answers each connector request at the market's real path with the body of its response
  * fixture (matched by method and path, then by the query parameters the fixture names), and
  * that can be switched to misbehave: 429 with Retry-After, 500, hanging, truncated or HTML
- * bodies, or nothing at all for an unmatched request (404).
+ * bodies, a bot-protection challenge, any status, or nothing at all for an unmatched request
+ * (404).
  */
 import { startLoopback, type Loopback, type ReceivedRequest, type Reply } from './loopback.ts';
 import { servedFixtures, type ResponseFixture } from './fixtures.ts';
@@ -11,10 +12,18 @@ import { servedFixtures, type ResponseFixture } from './fixtures.ts';
 export type Misbehaviour =
   | { kind: 'normal' }
   | { kind: 'rate_limited'; retryAfterSeconds: number }
-  | { kind: 'server_error' }
+  | { kind: 'http_5xx' }
   | { kind: 'hang' }
   | { kind: 'truncate' }
-  | { kind: 'html' };
+  | { kind: 'html' }
+  /** A Cloudflare managed challenge, as Cloudflare sends it to a client without a browser. */
+  | { kind: 'challenge' }
+  | { kind: 'status'; status: number; body: string };
+
+/** The shape of Cloudflare's interstitial: title, `cf-mitigated`, the challenge-platform script. */
+export const CHALLENGE_PAGE =
+  '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body>' +
+  '<script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>';
 
 export interface StandIn {
   market: string;
@@ -84,12 +93,25 @@ export async function startStandIn(
           status: 429,
           headers: { 'retry-after': String(mode.retryAfterSeconds) },
         };
-      case 'server_error':
+      case 'http_5xx':
         return { kind: 'status', status: 500, body: 'Internal Server Error' };
       case 'hang':
         return { kind: 'hang' };
       case 'html':
         return { kind: 'html' };
+      case 'challenge':
+        return {
+          kind: 'status',
+          status: 403,
+          headers: {
+            'content-type': 'text/html; charset=UTF-8',
+            server: 'cloudflare',
+            'cf-mitigated': 'challenge',
+          },
+          body: CHALLENGE_PAGE,
+        };
+      case 'status':
+        return { kind: 'status', status: mode.status, body: mode.body };
       case 'truncate': {
         const text = JSON.stringify(body);
         return { kind: 'truncate', body: text, keep: Math.floor(text.length / 2) };

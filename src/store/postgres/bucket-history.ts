@@ -3,8 +3,8 @@
  * rows and merge as the SQLite store (src/store/sqlite/bucket-history.ts), one unnest() upsert
  * per call, so one statement merges a whole ingest batch in one transaction.
  */
-import type { BucketObservation } from '../../attributes/bucket-history.ts';
-import { rollupOf } from '../../attributes/bucket-history.ts';
+import type { BucketObservation } from '../bucket-history.ts';
+import { rollupOf } from '../bucket-history.ts';
 import { TIERS, TIER_MS } from '../../pricing/rollup-buckets.ts';
 import {
   bucketRollupFromRow,

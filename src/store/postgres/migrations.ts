@@ -19,7 +19,7 @@
  *   partition as a safety net. Retention drops whole months instead of deleting rows.
  */
 import type { PostgresMigration } from './migrate.ts';
-import { POSTGRES_SCHEMA_TABLES } from '../../schema/store-migrations.ts';
+import { POSTGRES_SCHEMA_TABLES } from '../schema-tables.ts';
 import { POSTGRES_BUCKET_HISTORY_SCHEMA } from './bucket-history.ts';
 
 /** Largest integer a JS number holds exactly. */
@@ -170,6 +170,14 @@ CREATE TABLE fx_rates (
 );
 `;
 
+// The highest lease fencing token committed per scope (market): see WriteFence in price-store.ts.
+const writeFences = `
+CREATE TABLE write_fences (
+  scope TEXT PRIMARY KEY,
+  token BIGINT NOT NULL
+);
+`;
+
 export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
@@ -184,6 +192,7 @@ export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
     sql: POSTGRES_SCHEMA_TABLES,
   },
   { version: 5, name: 'attribute bucket history', sql: POSTGRES_BUCKET_HISTORY_SCHEMA },
+  { version: 6, name: 'write fences of the market leases', sql: writeFences },
 ];
 
 /** The ledger table of the price store's migrations. */

@@ -3,8 +3,9 @@
  *
  * - init() applies migrations under an advisory lock (migrate.ts) and creates the partitions
  *   of the current and the next month ahead of time.
- * - writeBatch() is one transaction: sides and listings de-duplicated by key (the later
- *   record wins), then one unnest() statement per kind. Before it, the months its sales touch
+ * - writeBatch() is one transaction: the writer's lease fence is claimed first (a stale token
+ *   refuses the batch), sides and listings de-duplicated by key (the later record wins), then
+ *   one unnest() statement per kind. Before it, the months its sales touch
  *   get their partitions (partitions.ts). An older snapshot never overwrites a newer one.
  * - History: the same object is the HistoryStore (history.ts). writeBatch's transaction also
  *   merges the batch into the rollups (rollup-writer.ts): the sides it was given and the sales
@@ -19,7 +20,13 @@ import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
 import type { HistoryStore } from '../history-store.ts';
-import { STREAM_CHUNK, type BatchWriteCounts, type PriceStore } from '../price-store.ts';
+import {
+  STREAM_CHUNK,
+  StaleFenceError,
+  type BatchWriteCounts,
+  type PriceStore,
+  type WriteFence,
+} from '../price-store.ts';
 import { stringInterner, type Intern } from '../row-decoding.ts';
 import { forEachChunk } from './cursor.ts';
 import { createPool, inTransaction } from './driver.ts';
@@ -107,6 +114,11 @@ function rollupTimes(batch: IngestBatch): number[] {
   return [...batch.sides.map((side) => side.fetchedAt), ...batch.sales.map((sale) => sale.soldAt)];
 }
 
+async function claimFence(client: PoolClient, fence: WriteFence): Promise<void> {
+  const claimed = await client.query(sql.claimFence([fence.scope, fence.token]));
+  if (claimed.rowCount === 0) throw new StaleFenceError(fence);
+}
+
 export function createPostgresPriceStore(options: PostgresPriceStoreOptions): PostgresPriceStore {
   const clock = options.clock ?? systemClock;
   const pool = createPool(options);
@@ -144,7 +156,7 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       await ensureAhead([salesMonths, fetchMonths, ...rollupMonths]);
       initialised = true;
     },
-    async writeBatch(batch) {
+    async writeBatch(batch, fence) {
       ready();
       if (isBatchEmpty(batch)) return { sides: 0, sales: 0, listings: 0 };
       const columns = batchColumns(batch);
@@ -152,6 +164,7 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       const times = rollupTimes(batch);
       for (const months of rollupMonths) await months.ensure(times);
       const { ids, counts } = await inTransaction(pool, async (client) => {
+        if (fence) await claimFence(client, fence);
         const { newSales, counts } = await writeColumns(client, columns, clock.now());
         await upsertSalesStats(client, batch.salesStats ?? []);
         return { ids: await writeRollups(client, directory, batch.sides, newSales), counts };

@@ -3,7 +3,7 @@
  * parameter each and turned back into rows server-side by unnest(), so a 10k-row batch is a
  * single statement. Reads come back in array row mode, in the column orders of statements.ts.
  */
-import { isFetchFailure } from '../../domain/fetch-failure.ts';
+import { readFetchFailure } from '../../domain/fetch-failure.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, ListingRecord, SaleRecord, SideSnapshot } from '../../domain/quote.ts';
@@ -174,7 +174,7 @@ export function fetchFromRow(row: FetchRow): FetchRecord {
     errorKind: row[6],
     observationCount: row[7],
     rejectedCount: row[8],
-    failure: isFetchFailure(row[9]) ? row[9] : null,
+    failure: readFetchFailure(row[9]),
     detail: row[10],
     unmappedCount: row[11],
   };

@@ -160,3 +160,13 @@ export const anythingWritten = statement(
      OR EXISTS (SELECT 1 FROM sales)
      OR EXISTS (SELECT 1 FROM listings) AS written`,
 );
+
+// Claims the scope for the token inside the batch's transaction (the row lock orders concurrent
+// writers); no row back means a newer holder has written: the batch is refused.
+export const claimFence = statement(
+  'claim_fence',
+  `INSERT INTO write_fences AS held (scope, token) VALUES ($1, $2)
+   ON CONFLICT (scope) DO UPDATE SET token = excluded.token
+   WHERE held.token <= excluded.token
+   RETURNING token`,
+);

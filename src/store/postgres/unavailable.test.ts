@@ -60,7 +60,7 @@ describe('isUnavailableError', () => {
   });
 
   test('knows the server states that mean "try again later"', () => {
-    for (const code of ['57P01', '57P02', '57P03', '53300', '08006', '08001']) {
+    for (const code of ['57P01', '57P02', '57P03', '53300', '53400', '25006', '08006', '08001']) {
       assert.equal(isUnavailableError(Object.assign(new Error(code), { code })), true, code);
     }
   });
@@ -69,6 +69,7 @@ describe('isUnavailableError', () => {
     const others: unknown[] = [
       Object.assign(new Error('duplicate key value'), { code: '23505' }),
       Object.assign(new Error('syntax error'), { code: '42601' }),
+      Object.assign(new Error('cannot drop table: in use'), { code: '55000' }),
       new Error('PostgresPriceStore: call init() first'),
       'ECONNREFUSED',
       null,

@@ -19,8 +19,20 @@ const NETWORK_CODES = new Set([
   'EPIPE',
 ]);
 
-/** SQLSTATEs of a server that is shutting down, starting up or out of connection slots. */
-const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * SQLSTATEs of a server that cannot serve this database now: shutting down or terminated by an
+ * administrator (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 57P05
+ * idle_session_timeout), out of connection slots (53300 too_many_connections, 53400
+ * configuration_limit_exceeded), or a read-only standby refusing a write (25006
+ * read_only_sql_transaction).
+ */
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '53400', '25006']);
+
+/**
+ * 55000 (object_not_in_prerequisite_state) is also what a database refusing connections sends
+ * (`ALTER DATABASE … ALLOW_CONNECTIONS false`); only that message counts, not every 55000.
+ */
+const REFUSED_DATABASE = { code: '55000', message: 'is not currently accepting connections' };
 
 /** What pg itself throws when a connection times out or drops (it sets no code for these). */
 const DRIVER_MESSAGES = [
@@ -41,7 +53,9 @@ function isUnavailableCause(error: object): boolean {
     if (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08')) return true;
   }
   const message = (error as { message?: unknown }).message;
-  return typeof message === 'string' && DRIVER_MESSAGES.some((text) => message.includes(text));
+  if (typeof message !== 'string') return false;
+  if (code === REFUSED_DATABASE.code) return message.includes(REFUSED_DATABASE.message);
+  return DRIVER_MESSAGES.some((text) => message.includes(text));
 }
 
 /** Nested errors: an AggregateError's list (Node's dual-stack connect) and `cause` chains. */

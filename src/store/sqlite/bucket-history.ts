@@ -1,13 +1,13 @@
 /**
  * Attribute-bucket history in SQLite (the bucket half of the HistoryStore port): one row per
  * (bucket id, tier, bucket start) in the prices file, merged by an upsert that follows
- * src/attributes/bucket-history.ts `mergeRollup` (every right-hand side reads the old row).
+ * src/store/bucket-history.ts `mergeRollup` (every right-hand side reads the old row).
  * Written in one transaction per call; retention deletes rows whose bucket ENDS at or before the
  * cutoff, oldest first, at most `maxRows` per call.
  */
 import type Database from 'better-sqlite3';
-import type { BucketObservation } from '../../attributes/bucket-history.ts';
-import { rollupOf } from '../../attributes/bucket-history.ts';
+import type { BucketObservation } from '../bucket-history.ts';
+import { rollupOf } from '../bucket-history.ts';
 import { TIERS, TIER_MS } from '../../pricing/rollup-buckets.ts';
 import {
   bucketRollupFromRow,

@@ -8,7 +8,8 @@ import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, mergeRow, type RollupRow, type SidePartial } from '../../pricing/rollups.ts';
 import { ALL_SECTIONS, type RollupSection } from '../history-store.ts';
 import { RollupCodecError, SectionReader } from '../rollup-codec.ts';
-import { PAGE_BUCKETS, SECTION_BITS, walkPage, type SectionSource } from './rollup-pages.ts';
+import { walkPage } from './rollup-pages.ts';
+import { PAGE_BUCKETS, SECTION_BITS, type SectionSource } from './page-format.ts';
 import { RANGE_HEADER_BYTES, type RollupStatements } from './rollup-statements.ts';
 
 const HOUR = TIER_MS['1h'];

@@ -17,7 +17,7 @@
  * (history-file.ts moves them there), so version 2 leaves empty tables that it drops.
  */
 import type { MigrationStep } from '../migration-plan.ts';
-import { SQLITE_SCHEMA_TABLES } from '../../schema/store-migrations.ts';
+import { SQLITE_SCHEMA_TABLES } from '../schema-tables.ts';
 import { SQLITE_BUCKET_HISTORY_SCHEMA } from './bucket-history.ts';
 
 export interface SqliteMigration extends MigrationStep {

@@ -22,7 +22,7 @@ import { binLow, binOf, type Sketch } from '../../pricing/rollup-sketch.ts';
 import { TALLY, TALLY_STRIDE, type PriceTally, type SidePartial } from '../../pricing/rollups.ts';
 import { RollupCodecError, SectionReader, tallyInto, unzigzag, zigzag } from '../rollup-codec.ts';
 import { VarintWriter } from '../varint-writer.ts';
-import type { SectionSource } from './rollup-pages.ts';
+import type { SectionSource } from './page-format.ts';
 
 /** A section's columns, from its kind's base (a tally's fields from `market` on, in TALLY order). */
 const FIELD = {

@@ -10,14 +10,8 @@ import { MemoryRollups } from '../../pricing/rollup-memory.ts';
 import { side } from '../../pricing/snapshot-fixtures.ts';
 import { encodeSales, encodeSide, RollupCodecError, SectionReader } from '../rollup-codec.ts';
 import { toColumns } from './page-columns.ts';
-import {
-  encodePage,
-  pageEntries,
-  PAGE_BUCKETS,
-  walkPage,
-  type PageEntry,
-  type SectionSource,
-} from './rollup-pages.ts';
+import { PAGE_BUCKETS, type PageEntry, type SectionSource } from './page-format.ts';
+import { encodePage, pageEntries, walkPage } from './rollup-pages.ts';
 
 const MARKETS: MarketId[] = ['steamcommunity', 'skinport', 'csfloat', 'tradeit-trade'];
 const COLUMNS_MARK = 0x07;

@@ -19,6 +19,7 @@ import type { SidePartial } from '../../pricing/rollups.ts';
 import { encodeSales, encodeSide, RollupCodecError, SectionReader } from '../rollup-codec.ts';
 import { VarintWriter } from '../varint-writer.ts';
 import { ColumnSections, toColumns } from './page-columns.ts';
+import { PAGE_BUCKETS, SECTION_BITS, type PageEntry, type SectionSource } from './page-format.ts';
 import type { TierStatements } from './rollup-statements.ts';
 
 /**
@@ -27,16 +28,7 @@ import type { TierStatements } from './rollup-statements.ts';
  */
 const COLUMNS_MARK = 0x07;
 
-export const PAGE_BUCKETS: Readonly<Record<Tier, number>> = { '10m': 144, '1h': 168, '1d': 64 };
-
-/** Which sections a bucket holds, as bits (pages and range reads). */
-export const SECTION_BITS = { ask: 1, bid: 2, sales: 4 } as const;
-
-/** What a page walk hands its visitor: the bucket's sections, read in order. */
-export type SectionSource = Pick<SectionReader, 'side' | 'skipSide' | 'sales'>;
-
 type Blob = Buffer | null;
-export type PageEntry = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
 /** The row-major body of `entries` (buckets of one period, ascending). */
 export function pageRows(tier: Tier, period: number, entries: readonly PageEntry[]): Buffer {

@@ -18,7 +18,8 @@ import {
   resetTransient,
 } from '../rollup-codec.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
-import { SECTION_BITS, unpackPage } from './rollup-pages.ts';
+import { unpackPage } from './rollup-pages.ts';
+import { SECTION_BITS } from './page-format.ts';
 import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
 
 /** Rows kept at most (a decoded row takes a few hundred bytes); past it the cache starts over. */

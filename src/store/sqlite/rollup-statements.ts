@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
-import { SECTION_BITS } from './rollup-pages.ts';
+import { SECTION_BITS } from './page-format.ts';
 
 /** Bytes before each row's sections in a range read: bucket (u32 BE), SECTION_BITS byte. */
 export const RANGE_HEADER_BYTES = 5;

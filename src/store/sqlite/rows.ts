@@ -4,7 +4,7 @@
  * stickers JSON text. better-sqlite3 binds neither booleans nor undefined, so every parameter
  * list below holds numbers, strings, Buffers and nulls only.
  */
-import { isFetchFailure } from '../../domain/fetch-failure.ts';
+import { readFetchFailure } from '../../domain/fetch-failure.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, ListingRecord, SaleRecord, SideSnapshot } from '../../domain/quote.ts';
@@ -150,7 +150,7 @@ export function fetchFromRow(row: FetchRow): FetchRecord {
     errorKind: row.errorKind,
     observationCount: row.observationCount,
     rejectedCount: row.rejectedCount,
-    failure: isFetchFailure(row.failure) ? row.failure : null,
+    failure: readFetchFailure(row.failure),
     detail: row.detail,
     unmappedCount: row.unmappedCount,
   };

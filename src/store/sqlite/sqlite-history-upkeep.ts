@@ -11,7 +11,8 @@
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import type { CompactionStep, HistoryStore } from '../history-store.ts';
-import { expirePages, packPeriod, PAGE_BUCKETS } from './rollup-pages.ts';
+import { expirePages, packPeriod } from './rollup-pages.ts';
+import { PAGE_BUCKETS } from './page-format.ts';
 import type { RollupStatements } from './rollup-statements.ts';
 import type { StoreRollups } from './store-rollups.ts';
 import { storeHoursOf } from './stored-hours.ts';

@@ -19,7 +19,7 @@ import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
 import { journalBatch, JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
-import { SECTION_BITS } from './rollup-pages.ts';
+import { SECTION_BITS } from './page-format.ts';
 import { RollupRowCache, writeRow, type CachedRow } from './rollup-row-cache.ts';
 import { prepareRollupStatements, type RollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';

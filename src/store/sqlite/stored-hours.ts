@@ -10,7 +10,8 @@ import { TIER_MS } from '../../pricing/rollup-buckets.ts';
 import type { RollupRow } from '../../pricing/rollups.ts';
 import { ALL_SECTIONS } from '../history-store.ts';
 import { scanDerivedHours, scanRange } from './history-scan.ts';
-import { PAGE_BUCKETS, unpackPage } from './rollup-pages.ts';
+import { unpackPage } from './rollup-pages.ts';
+import { PAGE_BUCKETS } from './page-format.ts';
 import { writeRow } from './rollup-row-cache.ts';
 import type { RollupStatements } from './rollup-statements.ts';
 

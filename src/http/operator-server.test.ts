@@ -1,9 +1,9 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Counter, Registry } from 'prom-client';
-import type { RunningServer } from '../http/server.ts';
+import type { RunningServer } from './server.ts';
 import { METRICS_TOKEN_MESSAGE, startOperatorServer } from './operator-server.ts';
-import { parseSamples, total } from './test-support.ts';
+import { parseSamples, total } from '../metrics/test-support.ts';
 
 const TOKEN = 'operator-token-0123456789';
 

@@ -4,7 +4,7 @@
  * names with the phase spliced in (`★ Karambit | Doppler Phase 2 (Factory New)`), resolved to
  * the catalog's variant entry when it has one, else to the base item.
  */
-import type { Catalog } from '../catalog/catalog.ts';
+import type { Catalog } from './catalog.ts';
 import type { CatalogItem } from '../domain/item.ts';
 
 const SPLICED_PHASE =

@@ -8,10 +8,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
 import { ApiError } from '../domain/errors.ts';
-import { answerClientError, answerNodeRefusals, requireOneHost } from '../http/client-errors.ts';
-import { handleError, sendError } from '../http/errors.ts';
-import { requestIdFor } from '../http/plugins/request-id.ts';
-import { startServer, type RunningServer } from '../http/server.ts';
+import { answerClientError, answerNodeRefusals, requireOneHost } from './client-errors.ts';
+import { handleError, sendError } from './errors.ts';
+import { requestIdFor } from './plugins/request-id.ts';
+import { startServer, type RunningServer } from './server.ts';
 
 export const METRICS_PATH = '/metrics';
 export const METRICS_TOKEN_MESSAGE = 'Metrics token missing or invalid';

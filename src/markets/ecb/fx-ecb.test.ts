@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FxSourceError, implausibleMoves, parseEcbDaily } from './fx-ecb.ts';
-import { convertToUsdCents } from './fx.ts';
+import { convertToUsdCents } from '../../ingest/fx.ts';
 
 import { ECB_SAMPLE } from './test-ecb.ts';
 

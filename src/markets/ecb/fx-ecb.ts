@@ -13,8 +13,8 @@
  *   rate='8.2313'/>…</Cube></Cube></gesmes:Envelope>
  */
 import { XMLParser } from 'fast-xml-parser';
-import { MICRO } from '../domain/money.ts';
-import type { FxTable } from './fx.ts';
+import { MICRO } from '../../domain/money.ts';
+import type { FxTable } from '../../domain/fx.ts';
 
 export const ECB_DAILY_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
 

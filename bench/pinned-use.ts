@@ -1,0 +1,172 @@
+/**
+ * The issue-26 figures of `npm run bench -- pinned`: the default `npm start` server (default
+ * backfill) pinned to core 0 with all its threads, measured as a new user meets it. Pricing
+ * over the simulator's 50 most popular CS2 items during the first minute (first polling wave,
+ * bulk builds and the first backfill running) and in steady state; the same load while one
+ * client pulls `/v1/items/all` (gzip) once a second; `/v1/items/all` alone while prices move;
+ * and the longest event-loop stall of each window, read from the server's own monitor
+ * (`nodejs_eventloop_lag_max_seconds` on the operator listener, reset by every scrape).
+ */
+import { request } from 'node:http';
+import { loadCatalogs } from '../src/catalog/index.ts';
+import { buildSimGame } from '../src/markets/sim/items.ts';
+import { describeLoad, load, ratio, type ChildServer, type LoadResult } from './harness.ts';
+
+/** Seed of the default start (config.ts), so the ranks are the running simulator's. */
+const DEFAULT_SEED = 42;
+const POPULAR_COUNT = 50;
+/** The first minute is counted from the spawn; its load runs at least this long. */
+const FIRST_MINUTE_MS = 60_000;
+const MIN_FIRST_WINDOW_S = 20;
+/** Steady: this long after the spawn, and after the backfill finished plus a settle. */
+const STEADY_AFTER_MS = 75_000;
+const SETTLE_AFTER_BACKFILL_MS = 15_000;
+const BACKFILL_CAP_MS = 600_000;
+const MIXED_SECONDS = 10;
+
+/** Pricing paths of the simulator's most popular CS2 items (the same ranks the server uses). */
+export function popularPricingPaths(): string[] {
+  const catalogs = loadCatalogs();
+  return buildSimGame(DEFAULT_SEED, 'cs2', catalogs.cs2.items)
+    .items.slice(0, POPULAR_COUNT)
+    .map((item) => `/v1/pricing/${encodeURIComponent(item.name)}`);
+}
+
+/** The live server: its API and operator URLs and when it was spawned. */
+export interface UsedServer {
+  server: ChildServer;
+  metricsUrl: string;
+  spawnedAt: number;
+  key: string;
+}
+
+/** Longest event-loop stall since the previous call, ms (the scrape resets the monitor). */
+export async function longestStallMs(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  const match = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
+  return match ? Number(match[1]) * 1000 : Number.NaN;
+}
+
+/** Seconds from the spawn to the backfill's closing progress line, null while it runs. */
+export function watchBackfill(used: Pick<UsedServer, 'server' | 'spawnedAt'>) {
+  let seconds: number | null = null;
+  let notify = () => {};
+  const finished = new Promise<void>((resolve) => (notify = resolve));
+  used.server.child.stderr!.on('data', (chunk: Buffer) => {
+    if (seconds === null && /backfill .*observations stored/.test(chunk.toString())) {
+      seconds = (performance.now() - used.spawnedAt) / 1000;
+      notify();
+    }
+  });
+  return { seconds: () => seconds, finished };
+}
+
+/** ms from request to the last byte of a gzip-encoded `/v1/items/all`. */
+export function timedItemsAll(url: string, key: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const headers = { authorization: `ApiKey ${key}`, 'accept-encoding': 'gzip' };
+    request(`${url}/v1/items/all`, { headers }, (response) => {
+      response.resume();
+      response.on('end', () => {
+        if (response.statusCode !== 200) reject(new Error(`items/all ${response.statusCode}`));
+        else resolve(performance.now() - started);
+      });
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+/** Pulls `/v1/items/all` once a second until `stop` resolves; the times taken. */
+async function pullEverySecond(used: UsedServer, stop: Promise<unknown>): Promise<number[]> {
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  const times: number[] = [];
+  while (!stopped) {
+    const started = performance.now();
+    times.push(await timedItemsAll(used.server.url, used.key));
+    await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (performance.now() - started))));
+  }
+  return times;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const stallText = (ms: number) => `longest event-loop stall ${ms.toFixed(1)} ms`;
+
+function describeUse(label: string, result: LoadResult, baseline: LoadResult): string {
+  const base = ratio(result.requestsPerSecond, baseline.requestsPerSecond);
+  return `${describeLoad(label, result)}, max ${result.maxMs} ms; ratio vs node:http ${base}`;
+}
+
+const pricingLabel = (when: string) =>
+  `GET /v1/pricing/:name, ${POPULAR_COUNT} popular items, ${when}`;
+
+/**
+ * The first minute, steady state, mixed load and items/all alone, in that order, on a server
+ * `used` spawned at `spawnedAt` that serves its first prices now.
+ */
+export async function measureUse(used: UsedServer, baseline: LoadResult): Promise<void> {
+  const paths = popularPricingPaths();
+  const headers = { Authorization: `ApiKey ${used.key}` };
+  const backfill = watchBackfill(used);
+  const sinceSpawn = () => performance.now() - used.spawnedAt;
+  const firstFrom = sinceSpawn() / 1000;
+  await longestStallMs(used.metricsUrl);
+  const firstSeconds = Math.max(
+    MIN_FIRST_WINDOW_S,
+    Math.round((FIRST_MINUTE_MS - sinceSpawn()) / 1000),
+  );
+  const first = await load(used.server.url, { paths, headers, seconds: firstSeconds });
+  const firstStall = await longestStallMs(used.metricsUrl);
+  const firstTo = sinceSpawn() / 1000;
+  const state = backfill.seconds() === null ? 'running at its end' : 'finished';
+  const window = `${firstFrom.toFixed(0)}–${firstTo.toFixed(0)} s after spawn, backfill ${state}`;
+  console.log(
+    `${describeUse(pricingLabel(`first minute (${window})`), first, baseline)}; ${stallText(firstStall)}`,
+  );
+
+  await Promise.race([backfill.finished, sleep(BACKFILL_CAP_MS)]);
+  const done = backfill.seconds();
+  console.log(
+    done === null
+      ? `backfill still running ${BACKFILL_CAP_MS / 1000} s after spawn`
+      : `first backfill finished ${done.toFixed(0)} s after spawn`,
+  );
+  await sleep(Math.max(STEADY_AFTER_MS - sinceSpawn(), SETTLE_AFTER_BACKFILL_MS));
+  await load(used.server.url, { paths, headers, seconds: 2 });
+  await longestStallMs(used.metricsUrl);
+  const steady = await load(used.server.url, { paths, headers });
+  const steadyStall = await longestStallMs(used.metricsUrl);
+  const steadyFrom = (sinceSpawn() / 1000 - 8).toFixed(0);
+  console.log(
+    `${describeUse(pricingLabel(`steady (from ${steadyFrom} s)`), steady, baseline)}; ${stallText(steadyStall)}`,
+  );
+  console.log(
+    `first minute vs steady: throughput ratio ${ratio(first.requestsPerSecond, steady.requestsPerSecond)}, p99 ${first.p99Ms} ms vs ${steady.p99Ms} ms`,
+  );
+
+  const mixedLoad = load(used.server.url, { paths, headers, seconds: MIXED_SECONDS });
+  const pulls = pullEverySecond(used, mixedLoad);
+  const mixed = await mixedLoad;
+  const pulled = await pulls;
+  const mixedStall = await longestStallMs(used.metricsUrl);
+  const mixedLabel = pricingLabel('+ one client pulling /v1/items/all (gzip) each second');
+  console.log(
+    `${describeUse(mixedLabel, mixed, baseline)}; throughput vs steady ${ratio(mixed.requestsPerSecond, steady.requestsPerSecond)}; items/all median ${median(pulled).toFixed(1)} ms over ${pulled.length} pulls; ${stallText(mixedStall)}`,
+  );
+
+  const alone: number[] = [];
+  for (let call = 0; call < 5; call += 1) {
+    alone.push(await timedItemsAll(used.server.url, used.key));
+    await sleep(1000);
+  }
+  console.log(
+    `GET /v1/items/all (gzip) while prices move, 5 calls a second apart: median ${median(alone).toFixed(1)} ms (max ${Math.max(...alone).toFixed(1)} ms); ${stallText(await longestStallMs(used.metricsUrl))}`,
+  );
+}

@@ -1,0 +1,18 @@
+/**
+ * What a history page is made of, shared by the page codec (rollup-pages.ts), its column form
+ * (page-columns.ts) and the statements that read pages and ranges: buckets per page by tier,
+ * the section bits, and the entry and section shapes.
+ */
+import type { Tier } from '../../pricing/rollup-buckets.ts';
+import type { SectionReader } from '../rollup-codec.ts';
+
+export const PAGE_BUCKETS: Readonly<Record<Tier, number>> = { '10m': 144, '1h': 168, '1d': 64 };
+
+/** Which sections a bucket holds, as bits (pages and range reads). */
+export const SECTION_BITS = { ask: 1, bid: 2, sales: 4 } as const;
+
+/** What a page walk hands its visitor: the bucket's sections, read in order. */
+export type SectionSource = Pick<SectionReader, 'side' | 'skipSide' | 'sales'>;
+
+type Blob = Buffer | null;
+export type PageEntry = [bucket: number, ask: Blob, bid: Blob, sales: Blob];

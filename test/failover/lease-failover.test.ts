@@ -1,0 +1,162 @@
+/**
+ * One poller per market under faults: two ingest processes (the production lease keeper,
+ * runner and PostgreSQL store, see poller-child.ts) poll a loopback market server that records
+ * which process asked when. The holder's Redis first turns slow (a delaying TCP proxy), then the
+ * holder is paused (SIGSTOP) until the standby has taken over, then resumed (SIGCONT). No market
+ * may be polled twice within one cadence, and the resumed process must not poll again.
+ * Skipped unless DATABASE_URL and REDIS_URL are set.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
+import { deleteKeys } from '../../src/events/redis-test-support.ts';
+import { adminQuery, dropSchema } from '../../src/store/postgres/test-support.ts';
+import { startDelayProxy, type DelayProxy } from './delay-proxy.ts';
+import { countDuplicatePolls, type Poll } from './polls.ts';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? '';
+const REDIS_URL = process.env.REDIS_URL ?? '';
+const needsBoth = DATABASE_URL && REDIS_URL ? {} : { skip: 'DATABASE_URL and REDIS_URL not set' };
+
+const LEASE_MS = 3000;
+const CADENCE_MS = 300;
+/** Each way: a renewal takes 700+ ms, more than a fifth of the lease. */
+const SLOW_REDIS_MS = 350;
+const MARKETS = ['csfloat', 'waxpeer', 'skinport'];
+const run = randomBytes(4).toString('hex');
+const SCHEMA = `lf_${run}`;
+const PREFIX = `test:lf:${run}:`;
+
+interface Child {
+  process: ChildProcess;
+  events: { event: string; market?: string; held?: boolean; ok?: boolean; detail?: string }[];
+}
+
+describe('lease failover: slow Redis and a paused holder', needsBoth, () => {
+  const polls: Poll[] = [];
+  const waiters = new Set<() => void>();
+  const notify = () => {
+    for (const wake of waiters) wake();
+  };
+  /** Resolves once `probe()` holds, re-checked on every poll and child event (no sleeps). */
+  const until = (what: string, probe: () => boolean, timeoutMs = 30_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!probe()) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`${what}: not within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+
+  let market: Server;
+  let proxy: DelayProxy;
+  const children: Child[] = [];
+
+  const startChild = async (redisUrl: string): Promise<Child> => {
+    const child: Child = {
+      process: spawn(
+        process.execPath,
+        ['--import', 'tsx', join(import.meta.dirname, 'poller-child.ts')],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+          env: {
+            ...process.env,
+            REDIS_URL: redisUrl,
+            SCHEMA,
+            PREFIX,
+            MARKETS: MARKETS.join(','),
+            LEASE_MS: String(LEASE_MS),
+            CADENCE_MS: String(CADENCE_MS),
+            MARKET_URL: `http://127.0.0.1:${(market.address() as AddressInfo).port}`,
+          },
+        },
+      ),
+      events: [],
+    };
+    children.push(child);
+    createInterface({ input: child.process.stdout! }).on('line', (line) => {
+      child.events.push(JSON.parse(line) as Child['events'][number]);
+      notify();
+    });
+    await until('child ready', () => child.events.some((e) => e.event === 'ready'), 60_000);
+    return child;
+  };
+
+  const pollsBy = (pid: number | undefined, since = 0) =>
+    polls.filter((poll) => poll.pid === pid && poll.at >= since);
+  const everyMarketPolled = (pid: number | undefined, since: number, times: number) => () =>
+    MARKETS.every((m) => pollsBy(pid, since).filter((poll) => poll.market === m).length >= times);
+
+  before(async () => {
+    await adminQuery(`CREATE SCHEMA ${SCHEMA}`);
+    market = createServer((request, response) => {
+      const name = request.url!.slice(1);
+      polls.push({ market: name, pid: Number(request.headers['x-poller']), at: performance.now() });
+      notify();
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ price: 1000 + polls.length }));
+    });
+    await new Promise<void>((resolve) => market.listen(0, '127.0.0.1', resolve));
+    proxy = await startDelayProxy(Number(new URL(REDIS_URL).port || 6379));
+  });
+
+  after(async () => {
+    for (const child of children) {
+      child.process.kill('SIGCONT');
+      child.process.kill('SIGKILL');
+    }
+    await proxy?.close();
+    market?.close();
+    const redis = new Redis(REDIS_URL);
+    await deleteKeys(redis, PREFIX).catch(() => 0);
+    redis.disconnect();
+    await dropSchema(SCHEMA);
+  });
+
+  test('no market is polled twice within a cadence; a resumed holder stays quiet', async () => {
+    const holder = await startChild(`redis://127.0.0.1:${proxy.port}`);
+    const standby = await startChild(REDIS_URL);
+    const [a, b] = [holder.process.pid, standby.process.pid];
+    await until('the holder polls every market', everyMarketPolled(a, 0, 2));
+
+    proxy.delayMs = SLOW_REDIS_MS;
+    const slowSince = performance.now();
+    await until('three lease periods of slow Redis', everyMarketPolled(a, slowSince, 25), 60_000);
+    proxy.delayMs = 0;
+    assert.equal(pollsBy(b).length, 0, 'a slow Redis hands nothing over');
+    assert.ok(!holder.events.some((e) => e.event === 'lease' && !e.held), 'no lease dropped');
+
+    holder.process.kill('SIGSTOP');
+    const pausedAt = performance.now();
+    await until('the standby polls every market', everyMarketPolled(b, pausedAt, 3), 60_000);
+    holder.process.kill('SIGCONT');
+    const resumedAt = performance.now();
+    const lost = () =>
+      MARKETS.every((m) => holder.events.some((e) => e.market === m && e.held === false));
+    await until('the resumed holder notices its losses', lost);
+    await until('the standby polls on', everyMarketPolled(b, performance.now(), 3));
+
+    assert.deepEqual(pollsBy(a, resumedAt), [], 'the resumed process polled nothing');
+    const duplicates = countDuplicatePolls(polls, CADENCE_MS);
+    console.log(
+      `polls: ${polls.length} (holder ${pollsBy(a).length}, standby ${pollsBy(b).length}); ` +
+        `duplicates within a cadence: ${duplicates}`,
+    );
+    assert.equal(duplicates, 0);
+    const refused = holder.events.filter((e) => e.event === 'cycle' && e.ok === false);
+    for (const cycle of refused) assert.match(cycle.detail ?? '', /lease|fencing/);
+  });
+});
