@@ -136,7 +136,6 @@ export async function benchSchema(): Promise<void> {
     catalogs,
     book: new Book(),
     schema: service,
-    terminal: false,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };

@@ -23,13 +23,14 @@ import type { FetchLog } from '../ingest/fetch-log.ts';
 import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
 import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
-import { demandNotingCatalogs, type DemandCounter } from '../ingest/priorities.ts';
+import { demandNotingCatalogs, noteDemand, type DemandCounter } from '../ingest/priorities.ts';
 import { createClosers } from './closers.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { marketPlan } from './market-plan.ts';
 import { createQuotaLimiters } from './quotas.ts';
-import { startSchemaServing } from './schema-runtime.ts';
+import { schemaErrorLog, startSchemaServing } from './schema-runtime.ts';
 import type { HistoryStore } from '../store/history-store.ts';
+import { terminalRoutes } from '../terminal/index.ts';
 
 /** The whole-catalog payload is rebuilt at most this often after a book change. */
 export const ITEMS_ALL_REBUILD_MS = 30_000;
@@ -135,39 +136,42 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
         config,
         clock,
         catalogs,
-        onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
+        onError: schemaErrorLog(logger, clock),
       }),
     );
     closers.add(() => schema.close());
 
     const plan = marketPlan(config);
     const app = await steps.timeAsync('buildApp', () =>
-      buildApp({
-        clock,
-        catalogs: options.demand
-          ? demandNotingCatalogs(schema.catalogs, options.demand, () => clock.now())
-          : schema.catalogs,
-        schema: schema.service,
-        gameReads: schema.gameReads,
-        book,
-        authenticator: access,
-        planGate: checkPlan,
-        limiter: quotas.limiter,
-        healthLimiter: quotas.healthLimiter,
-        fetchHistory: options.fetchLog,
-        marketCadence: (market) => plan.get(market)!.cadenceMs,
-        marketNote: (market) => plan.get(market)?.note ?? null,
-        itemsAll,
-        liquidityBulk,
-        ...(options.history ? { history: options.history } : {}),
-        feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
-        logger,
-        accessLog: config.accessLog,
-        terminal: config.terminal,
-        terminalPerMinute: config.terminalPerMinute,
-        trustProxy: parseTrustProxy(config.trustProxy),
-        ...(options.metrics ? { metrics: options.metrics } : {}),
-      }),
+      buildApp(
+        {
+          clock,
+          catalogs: options.demand
+            ? demandNotingCatalogs(schema.catalogs, options.demand, () => clock.now())
+            : schema.catalogs,
+          ...(options.demand ? { noteItemRead: noteDemand(options.demand) } : {}),
+          schema: schema.service,
+          gameReads: schema.gameReads,
+          book,
+          authenticator: access,
+          planGate: checkPlan,
+          limiter: quotas.limiter,
+          healthLimiter: quotas.healthLimiter,
+          fetchHistory: options.fetchLog,
+          marketCadence: (market) => plan.get(market)!.cadenceMs,
+          marketNote: (market) => plan.get(market)?.note ?? null,
+          itemsAll,
+          liquidityBulk,
+          ...(options.history ? { history: options.history } : {}),
+          feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
+          logger,
+          accessLog: config.accessLog,
+          terminalPerMinute: config.terminalPerMinute,
+          trustProxy: parseTrustProxy(config.trustProxy),
+          ...(options.metrics ? { metrics: options.metrics } : {}),
+        },
+        config.terminal ? [terminalRoutes] : [],
+      ),
     );
     const server = await steps.timeAsync('listen', () =>
       startServer(app, { port: config.port, host: config.host }),

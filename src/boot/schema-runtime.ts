@@ -9,6 +9,7 @@ import { loadCatalogs, loadCs2Registries } from '../catalog/index.ts';
 import type { SluggedCatalog } from '../catalog/create-catalog.ts';
 import type { StoreConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
+import { limitPerCause } from '../domain/log-limiter.ts';
 import type { Game } from '../domain/games.ts';
 import { PolledGameReads } from '../schema/game-reads.ts';
 import { growingCatalog, type GrowingCatalog } from '../schema/growing-catalog.ts';
@@ -120,6 +121,18 @@ export async function startLearningWhenLive(
     config,
     clock,
     catalogs: loadCatalogs(),
-    onError: (error, what) => logger.error({ err: error }, `item schema: ${what} failed`),
+    onError: schemaErrorLog(logger, clock),
   });
+}
+
+/**
+ * The item schema's failures at error level, each cause (what failed) at most once a minute:
+ * its polls repeat every 250 ms while the store is down.
+ */
+export function schemaErrorLog(
+  logger: { error(fields: object, message: string): void },
+  clock: Clock,
+): (error: unknown, what: string) => void {
+  const log = limitPerCause((fields, message) => logger.error(fields, message), { clock });
+  return (error, what) => log({ err: error }, `item schema: ${what} failed`);
 }

@@ -1,7 +1,8 @@
 /**
  * A queue handled in arrival order with the event loop free between slices: whatever arrives in
  * a burst (a backlog of another thread's messages, which Node delivers back to back) is handled
- * a few ms at a time, so requests keep being served in between.
+ * a few ms at a time, so requests keep being served in between (and, while they keep the thread
+ * busy, the queue takes a bounded share of it: see `Slicer`).
  */
 import { Slicer, SLICE_BUDGET_MS } from './slicer.ts';
 
@@ -32,7 +33,7 @@ export class SlicedQueue<T> {
     this.entries.push(entry);
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.drain());
+    setImmediate(() => void this.drain());
   }
 
   /** Resolves once every entry pushed so far has been handled. */
@@ -41,7 +42,7 @@ export class SlicedQueue<T> {
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
-  private drain(): void {
+  private async drain(): Promise<void> {
     const slicer = new Slicer(this.budgetMs, this.now);
     while (this.next < this.entries.length) {
       const entry = this.entries[this.next] as T;
@@ -52,15 +53,11 @@ export class SlicedQueue<T> {
       } catch (error) {
         this.onError(error);
       }
-      if (slicer.due()) break;
-    }
-    if (this.next >= COMPACT_AT) {
-      this.entries = this.entries.slice(this.next);
-      this.next = 0;
-    }
-    if (this.length > 0) {
-      setImmediate(() => this.drain());
-      return;
+      if (this.next >= COMPACT_AT) {
+        this.entries = this.entries.slice(this.next);
+        this.next = 0;
+      }
+      if (this.length > 0 && slicer.due()) await slicer.pause();
     }
     this.scheduled = false;
     for (const resolve of this.idle.splice(0)) resolve();

@@ -38,9 +38,19 @@ import { pricingRoutes } from './routes/pricing.ts';
 import { recommendationsRoutes } from './routes/recommendations.ts';
 import { schemaRoutes } from './routes/schema.ts';
 import { statusRoutes } from './routes/status.ts';
-import { terminalRoutes } from '../terminal/index.ts';
+import { streamRoutes } from './routes/stream.ts';
+import { StreamHub } from './stream/hub.ts';
+import { readMarketHealth } from './market-health-rows.ts';
+import { DEFAULT_FEE_MODEL } from '../markets/fees.ts';
+import { lingerWhenClosing } from './linger.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Routes registered after the API's own, with the app's book views: the web terminal
+ * (src/terminal), which boot adds unless the operator turned it off.
+ */
+export type RouteSet = (app: App, deps: AppDeps, views: BookViews) => Promise<void> | void;
 
 function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   reply.header('X-Request-ID', request.id);
@@ -77,7 +87,35 @@ function fastifyOptions(deps: AppDeps): FastifyHttpOptions<Server> {
   };
 }
 
-export async function buildApp(deps: AppDeps): Promise<App> {
+const hubs = new WeakMap<object, StreamHub>();
+
+/** The price-stream hub an app serves from (tests tick it with their manual clock). */
+export function streamHubOf(app: object): StreamHub | undefined {
+  return hubs.get(app);
+}
+
+/** The deps' hub, or one of the app's own (closed with the app). */
+function streamHub(app: App, deps: AppDeps, views: BookViews): StreamHub {
+  const hub = deps.streamHub ?? ownStreamHub(app, deps, views);
+  hubs.set(app, hub);
+  return hub;
+}
+
+function ownStreamHub(app: App, deps: AppDeps, views: BookViews): StreamHub {
+  const hub = new StreamHub({
+    book: deps.book,
+    clock: deps.clock,
+    feeModel: deps.feeModel ?? DEFAULT_FEE_MODEL,
+    healthStatuses: (game, now) =>
+      new Map(readMarketHealth(deps, views, game, now).rows.map((row) => [row.id, row.status])),
+    ...(deps.streamReplayMs !== undefined ? { replayMs: deps.streamReplayMs } : {}),
+    ...(deps.streamTickMs !== undefined ? { tickMs: deps.streamTickMs } : {}),
+  });
+  app.addHook('onClose', async () => hub.close());
+  return hub;
+}
+
+export async function buildApp(deps: AppDeps, routeSets: readonly RouteSet[] = []): Promise<App> {
   const app = Fastify(fastifyOptions(deps)).withTypeProvider<TypeBoxTypeProvider>();
   const routes = new RouteTable();
   app.decorateRequest('auth', null);
@@ -93,7 +131,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (deps.accessLog) logAccess(app);
   installFastReads(app, deps);
   answerNodeRefusals(app.server);
-  app.setErrorHandler(handleError);
+  app.setErrorHandler((error, request, reply) => {
+    // An error answered before the body has all arrived (413) closes lingering (linger.ts).
+    if (!request.raw.complete) lingerWhenClosing(request.raw.socket);
+    return handleError(error, request, reply);
+  });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '/';
     return sendError(reply, new ApiError(404, 'NOT_FOUND', `Cannot ${request.method} ${path}`));
@@ -119,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   schemaRoutes(app, deps);
   liquidityBulkRoutes(app, deps);
   liquidityRoutes(app, deps);
-  if (deps.terminal !== false) await terminalRoutes(app, deps, views);
+  streamRoutes(app, deps, streamHub(app, deps, views));
+  for (const routeSet of routeSets) await routeSet(app, deps, views);
   return app;
 }

@@ -14,6 +14,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../domain/errors.ts';
 import type { ErrorEnvelope } from './errors.ts';
+import { drainAndCloseLingering } from './linger.ts';
 import { newRequestId, requestIdFor } from './plugins/request-id.ts';
 
 export interface Refusal {
@@ -88,7 +89,10 @@ interface InFlight {
   _httpMessage?: { headersSent?: boolean } | null;
 }
 
-/** Fastify's `clientErrorHandler`: answers when nothing of a response was written yet, then closes. */
+/**
+ * Fastify's `clientErrorHandler`: answers when nothing of a response was written yet, then closes
+ * lingering (linger.ts), so the answer is not lost to a reset while the client still sends.
+ */
 export function answerClientError(
   this: { log: FastifyBaseLogger },
   error: NodeJS.ErrnoException,
@@ -102,8 +106,12 @@ export function answerClientError(
     'request refused by the HTTP parser',
   );
   const inFlight = (socket as Duplex & InFlight)._httpMessage;
-  if (socket.writable && !inFlight?.headersSent) socket.end(rawRefusal(refusal, requestId));
-  socket.destroy();
+  if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  socket.write(rawRefusal(refusal, requestId));
+  drainAndCloseLingering(socket);
 }
 
 function answer(response: ServerResponse, request: IncomingMessage, refusal: Refusal): void {

@@ -15,7 +15,7 @@ import type { MarketId } from '../domain/markets.ts';
 import { PLAN_QUOTAS, planAllows, type Plan } from '../domain/plans.ts';
 import type { FetchRecord } from '../domain/quote.ts';
 import { side } from '../pricing/snapshot-fixtures.ts';
-import { buildApp } from './app.ts';
+import { buildApp, type RouteSet } from './app.ts';
 import type {
   AppDeps,
   AuthResult,
@@ -212,7 +212,10 @@ export interface Harness {
   ): void;
 }
 
-export async function buildHarness(overrides: Partial<AppDeps> = {}): Promise<Harness> {
+export async function buildHarness(
+  overrides: Partial<AppDeps> = {},
+  routeSets: readonly RouteSet[] = [],
+): Promise<Harness> {
   const clock = manualClock(T0);
   const book = new Book();
   const history = new ArrayFetchHistory();
@@ -231,7 +234,7 @@ export async function buildHarness(overrides: Partial<AppDeps> = {}): Promise<Ha
     itemsAll,
     ...overrides,
   };
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, routeSets);
   const quote: Harness['quote'] = (
     kind,
     itemId,

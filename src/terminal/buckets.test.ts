@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { DOPPLER, FADE, listing, REDLINE } from '../attributes/test-fixtures.ts';
 import { filled, harness, q, type Body } from '../http/routes/attribute-test-support.ts';
 import { KEYS } from '../http/test-support.ts';
+import { terminalRoutes } from './index.ts';
 
 const terminal = async (h: Awaited<ReturnType<typeof harness>>, query: string) => {
   const response = await h.app.inject({ url: `/terminal/api/buckets?${query}` });
@@ -19,7 +20,7 @@ const keyedUrl = (name: string) =>
 
 describe('GET /terminal/api/buckets', () => {
   test('equals the key-gated buckets of the same item, for float, fade and phase items', async () => {
-    const h = await harness(false);
+    const h = await harness(false, [terminalRoutes]);
     filled(h);
     for (const item of [REDLINE, FADE, DOPPLER]) {
       const { status, body } = await terminal(h, `name=${q(item.marketHashName)}`);
@@ -32,7 +33,7 @@ describe('GET /terminal/api/buckets', () => {
   });
 
   test('serves every attribute kind: phase tags, phase floats and fade ranges', async () => {
-    const h = await harness(false);
+    const h = await harness(false, [terminalRoutes]);
     filled(h);
     const doppler = (await terminal(h, `name=${q(DOPPLER.marketHashName)}`)).body;
     const keys = doppler.items[0].buckets.map((b: Body) => b.bucketKey);
@@ -52,7 +53,7 @@ describe('GET /terminal/api/buckets', () => {
   });
 
   test('follows the book: a new cheaper listing moves the bucket ask', async () => {
-    const h = await harness(false);
+    const h = await harness(false, [terminalRoutes]);
     filled(h);
     h.put([listing(REDLINE, 'buff163', 1250, { fetchedAt: h.now, floatValue: 0.16 })]);
     const body = (await terminal(h, `name=${q(REDLINE.marketHashName)}`)).body;
@@ -64,7 +65,7 @@ describe('GET /terminal/api/buckets', () => {
   });
 
   test('an item without buckets: no entries, every market a source gap', async () => {
-    const h = await harness(false);
+    const h = await harness(false, [terminalRoutes]);
     const { status, body } = await terminal(h, `name=${q(REDLINE.marketHashName)}`);
     assert.equal(status, 200);
     assert.deepEqual(body.items, []);
@@ -72,7 +73,7 @@ describe('GET /terminal/api/buckets', () => {
   });
 
   test('400 without a name, 404 for an unknown item, in the one envelope', async () => {
-    const h = await harness(false);
+    const h = await harness(false, [terminalRoutes]);
     const missing = await terminal(h, '');
     assert.equal(missing.status, 400);
     assert.equal(missing.body.code, 'INVALID_PARAMETER');
@@ -84,7 +85,7 @@ describe('GET /terminal/api/buckets', () => {
   });
 
   test('counts against the per-IP terminal limit: 429 with Retry-After past it', async () => {
-    const h = await harness(false);
+    const h = await harness(false, [terminalRoutes]);
     const url = `/terminal/api/buckets?name=${q(REDLINE.marketHashName)}`;
     let refused = null;
     for (let sent = 0; sent < 200 && !refused; sent += 1) {

@@ -1,7 +1,7 @@
 /**
  * The free web terminal, served by the service itself: the page and its assets at / and the
- * keyless, per-IP-limited JSON routes under /terminal/api/ that the page reads. Registered by
- * buildApp unless the operator turned it off (`--no-terminal`).
+ * keyless, per-IP-limited JSON routes under /terminal/api/ that the page reads. Added to buildApp's
+ * route sets by boot (http-front.ts) unless the operator turned it off (`--no-terminal`).
  */
 import type { App } from '../http/app-type.ts';
 import type { BookViews } from '../http/book-views.ts';

@@ -8,12 +8,16 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MINUTE } from '../domain/clock.ts';
 import { auth, buildHarness, KEYS } from '../http/test-support.ts';
+import { terminalRoutes } from './index.ts';
 import { SEARCH_LIMIT } from './item-routes.ts';
+
+const terminalHarness = (overrides: Parameters<typeof buildHarness>[0] = {}) =>
+  buildHarness(overrides, [terminalRoutes]);
 
 const REDLINE = 'AK-47 | Redline (Field-Tested)';
 
 async function quoted() {
-  const harness = await buildHarness();
+  const harness = await terminalHarness();
   const now = harness.clock.now();
   harness.quote('ask', 'cs2-redline-ft', 'skinport', [1234, 1300], now - MINUTE);
   harness.quote('ask', 'cs2-redline-ft', 'buff163', [1200], now - 40 * MINUTE);
@@ -95,7 +99,7 @@ describe('200', () => {
   });
 
   test('arbitrage: the cs2 opportunities with the API defaults, at most 25', async () => {
-    const { app, quote, clock } = await buildHarness();
+    const { app, quote, clock } = await terminalHarness();
     quote('ask', 'cs2-asiimov-ft', 'skinport', [10_000], clock.now());
     quote('bid', 'cs2-asiimov-ft', 'csfloat', [20_000], clock.now());
     const response = await app.inject({ url: '/terminal/api/arbitrage' });
@@ -109,7 +113,7 @@ describe('200', () => {
   });
 
   test('search answers at most SEARCH_LIMIT rows whatever the match count', async () => {
-    const { app, quote } = await buildHarness();
+    const { app, quote } = await terminalHarness();
     for (const id of [
       'cs2-redline-ft',
       'cs2-asiimov-ft',
@@ -154,7 +158,7 @@ describe('400 and 404', () => {
 
 describe('429', () => {
   test('the per-IP limit refuses past terminalPerMinute, apart from health, and reopens', async () => {
-    const { app, clock } = await buildHarness({ terminalPerMinute: 3 });
+    const { app, clock } = await terminalHarness({ terminalPerMinute: 3 });
     const url = '/terminal/api/markets?game=cs2';
     const from = (ip: string) => app.inject({ url, remoteAddress: ip });
     for (let i = 0; i < 3; i += 1) assert.equal((await from('10.0.0.1')).statusCode, 200);
@@ -173,7 +177,7 @@ describe('429', () => {
 
 describe('page and assets', () => {
   test('/ is the page (no-cache, ETag, 304); assets are immutable and gzip when accepted', async () => {
-    const { app } = await buildHarness();
+    const { app } = await terminalHarness();
     const page = await app.inject({ url: '/' });
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /text\/html/);
@@ -195,8 +199,8 @@ describe('page and assets', () => {
     assert.equal(missing.statusCode, 404);
   });
 
-  test('terminal: false serves neither the page nor the routes', async () => {
-    const { app } = await buildHarness({ terminal: false });
+  test('an app without the terminal route set serves neither the page nor the routes', async () => {
+    const { app } = await buildHarness();
     assert.equal((await app.inject({ url: '/' })).statusCode, 404);
     assert.equal((await app.inject({ url: '/terminal/api/markets?game=cs2' })).statusCode, 404);
   });

@@ -5,7 +5,8 @@
  * Keeps parsing and synchronous SQLite writes off the thread that answers requests. With
  * REDIS_URL it also publishes each batch on the change bus, so `api` processes added beside
  * this one stay current. Its clock honours PRICING_CLOCK_OFFSET_FILE like the main thread's.
- * Its catalogs are the slim data the HTTP thread hands over (no item-data package here).
+ * Its catalogs are the slim data the HTTP thread hands over (no item-data package here). It runs
+ * at a lower scheduling priority than the HTTP thread (thread-priority.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
@@ -19,6 +20,7 @@ import { startLearningWhenLive } from '../schema-runtime.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
 import { leaseOwner } from '../../ingest/lease.ts';
+import { lowerThreadPriority } from './thread-priority.ts';
 import { createWorkerBackfill } from './worker-backfill.ts';
 import type { RejectionTally } from '../../ingest/rejections.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../../ingest/retention.ts';
@@ -40,6 +42,7 @@ function postRejections(record: FetchRecord, counts: RejectionTally): void {
 }
 
 async function run() {
+  lowerThreadPriority();
   adoptCatalogData(catalogData);
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
   const clock = clockFromEnv();

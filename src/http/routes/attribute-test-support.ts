@@ -13,6 +13,7 @@ import {
   RUST_AK,
 } from '../../attributes/test-fixtures.ts';
 import { createSqlitePriceStore } from '../../store/sqlite/sqlite-price-store.ts';
+import type { RouteSet } from '../app.ts';
 import { auth, buildHarness, KEYS, testCatalog } from '../test-support.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are read field by field */
@@ -26,16 +27,19 @@ export const EXTRA: CatalogItem[] = Array.from({ length: 7 }, (_, i) => ({
   category: 'skin',
 }));
 
-export async function harness(withHistory = true) {
+export async function harness(withHistory = true, routeSets: readonly RouteSet[] = []) {
   const store = createSqlitePriceStore({ path: ':memory:' });
   await store.init();
-  const built = await buildHarness({
-    catalogs: {
-      cs2: testCatalog('cs2', [...ATTRIBUTE_ITEMS, ...EXTRA]),
-      rust: testCatalog('rust', [RUST_AK]),
+  const built = await buildHarness(
+    {
+      catalogs: {
+        cs2: testCatalog('cs2', [...ATTRIBUTE_ITEMS, ...EXTRA]),
+        rust: testCatalog('rust', [RUST_AK]),
+      },
+      ...(withHistory ? { history: store } : {}),
     },
-    ...(withHistory ? { history: store } : {}),
-  });
+    routeSets,
+  );
   const now = built.clock.now();
   const put = (listings: ListingRecord[]) => built.book.apply({ sides: [], sales: [], listings });
   const get = async (url: string, key: string = KEYS.pro) => {

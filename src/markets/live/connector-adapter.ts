@@ -167,12 +167,19 @@ export class ConnectorAdapter implements MarketAdapter {
     } catch (error) {
       const failure =
         error instanceof HttpFailure
-          ? error
+          ? this.reclassified(request, error)
           : new HttpFailure('internal', `${this.info.id} ${request.kind}: ${String(error)}`);
       const { kind, status, message } = failure;
       note(null, { at: clock.now(), kind, status, message });
       return failure;
     }
+  }
+
+  private reclassified(request: ConnectorRequest, failure: HttpFailure): HttpFailure {
+    const { status, kind, message } = failure;
+    const read = this.options.connector.reclassify?.(request, { kind, status, detail: message });
+    if (!read) return failure;
+    return new HttpFailure(read.kind, read.detail, status, failure.retryAfterMs);
   }
 
   private remember(facts: Readonly<Record<string, string>> | undefined): void {

@@ -1,0 +1,40 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+/** Each thread's nice value (proc(5) stat field 19). */
+function niceValues(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[16]);
+  });
+}
+
+const WORKER = `
+  const { parentPort } = require('node:worker_threads');
+  import('tsx/esm/api')
+    .then(({ register }) => register())
+    .then(() => import(${JSON.stringify(new URL('./thread-priority.ts', import.meta.url).href)}))
+    .then((m) => {
+      parentPort.postMessage(m.lowerThreadPriority());
+      parentPort.once('message', () => process.exit(0));
+    });
+`;
+
+describe('lowerThreadPriority', { skip: process.platform !== 'linux' }, () => {
+  test('lowers the calling thread only, not the process', async () => {
+    const before = Math.max(...niceValues());
+    const worker = new Worker(WORKER, { eval: true });
+    const lowered = await new Promise((resolve) => worker.once('message', resolve));
+    assert.equal(lowered, true);
+    const nices = niceValues();
+    assert.equal(nices.filter((nice) => nice === Math.max(before, 10)).length >= 1, true);
+    assert.equal(
+      readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16],
+      String(before),
+    );
+    worker.postMessage('done');
+    await new Promise((resolve) => worker.once('exit', resolve));
+  });
+});
