@@ -22,6 +22,7 @@ const CREDENTIALS = {
   PRICING_DMARKET_PUBLIC_KEY: 'e2e-public',
   PRICING_DMARKET_SECRET_KEY: 'e2e-secret',
   PRICING_BUFF163_SESSION: 'e2e-session',
+  PRICING_RUSTSKINS_API_KEY: 'e2e-rustskins',
 };
 
 /** Server time: after every time the fixtures carry, so none of it is in the future. */

@@ -23,7 +23,7 @@ import type { FetchLog } from '../ingest/fetch-log.ts';
 import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
 import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
-import { demandNotingCatalogs, type DemandCounter } from '../ingest/priorities.ts';
+import { demandNotingCatalogs, noteDemand, type DemandCounter } from '../ingest/priorities.ts';
 import { createClosers } from './closers.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { marketPlan } from './market-plan.ts';
@@ -149,6 +149,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
           catalogs: options.demand
             ? demandNotingCatalogs(schema.catalogs, options.demand, () => clock.now())
             : schema.catalogs,
+          ...(options.demand ? { noteItemRead: noteDemand(options.demand) } : {}),
           schema: schema.service,
           gameReads: schema.gameReads,
           book,

@@ -100,6 +100,32 @@ describe('normaliseLevels', () => {
     );
   });
 
+  test('a level below half a cent: an ask level is raised to 1 cent, a bid level dropped, never the side', () => {
+    // CNY at 0.14 USD (TEST_FX): 3 fen = 0.42 cents, 300 fen = 42 cents, 2 fen = 0.28 cents
+    const cny = { currency: 'CNY', scale: 100 };
+    const rate = TEST_FX.usdMicroPerUnit.CNY!;
+    assert.ok(rate * 0.03 < 5_000 && rate * 3 > 5_000, `CNY rate ${rate} keeps the arithmetic`);
+    const ladder = [
+      { price: 3, quantity: 1, orders: 1 },
+      { price: 300, quantity: 2, orders: 2 },
+      { price: 2, quantity: 4, orders: 1 },
+    ];
+    const cents = Math.round((rate * 3) / 10_000);
+    assert.deepEqual(normaliseLevels(ladder, 'ask', cny, TEST_FX), {
+      ok: true,
+      value: [
+        { price: 1, quantity: 5, orders: 2 },
+        { price: cents, quantity: 2, orders: 2 },
+      ],
+    });
+    assert.deepEqual(normaliseLevels(ladder, 'bid', cny, TEST_FX), {
+      ok: true,
+      value: [{ price: cents, quantity: 2, orders: 2 }],
+    });
+    const onlySubCent = normaliseLevels([ladder[0]!], 'bid', cny, TEST_FX);
+    assert.equal(onlySubCent.ok ? 'ok' : onlySubCent.problem.reason, 'absurd_price');
+  });
+
   test('an empty ladder is valid (no quotes on that side)', () => {
     assert.deepEqual(normaliseLevels([], 'bid', USD, TEST_FX), { ok: true, value: [] });
   });

@@ -1,6 +1,9 @@
 /**
  * Price and level rules for ingest: one native price → USD cents with the sanity bounds, and a
- * raw ladder → validated levels in cents, best first, equal prices merged.
+ * raw ladder → validated levels in cents, best first, equal prices merged. A level worth less
+ * than half a cent (e.g. a ¥0.03 Buff listing) cannot be priced in cents: an ask level is
+ * raised to 1 cent (never shown cheaper than offered) and a bid level is dropped (never shown
+ * dearer than offered); only a ladder with nothing left is refused.
  */
 import type { Rejection } from '../markets/market-adapter.ts';
 import type { Cents } from '../domain/money.ts';
@@ -48,6 +51,13 @@ export function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
+/** A positive price that converts to less than half a cent. */
+function isSubCent(price: number, unit: PriceUnit, fx: FxTable): boolean {
+  if (!(price > 0)) return false;
+  const converted = convertToUsdCents(price, unit.scale, unit.currency, fx);
+  return converted.ok && converted.cents === 0;
+}
+
 /** Validates, converts, sorts best first (asks ascending, bids descending) and merges equal prices. */
 export function normaliseLevels(
   levels: readonly RawLevel[],
@@ -57,6 +67,7 @@ export function normaliseLevels(
 ): Checked<Level[]> {
   if (!Array.isArray(levels)) return fail('malformed', 'levels is not an array');
   const converted: Level[] = [];
+  let dropped: Problem | null = null;
   for (const [index, level] of levels.entries()) {
     if (!isPositiveInteger(level?.quantity)) {
       return fail(
@@ -67,12 +78,19 @@ export function normaliseLevels(
     if (level.orders !== null && !isPositiveInteger(level.orders)) {
       return fail('malformed', `level ${index}: orders ${level.orders} is not a positive integer`);
     }
+    if (isSubCent(level.price, unit, fx)) {
+      const detail = `level ${index}: price ${level.price}/${unit.scale} ${unit.currency} is below half a cent`;
+      if (side === 'bid') dropped = { reason: 'absurd_price', detail };
+      else converted.push({ price: 1, quantity: level.quantity, orders: level.orders });
+      continue;
+    }
     const cents = priceToCents(level.price, unit, fx);
     if (!cents.ok) {
       return fail(cents.problem.reason, `level ${index}: ${cents.problem.detail}`);
     }
     converted.push({ price: cents.value, quantity: level.quantity, orders: level.orders });
   }
+  if (dropped !== null && converted.length === 0) return { ok: false, problem: dropped };
   return { ok: true, value: mergeLevels(converted, side) };
 }
 

@@ -93,6 +93,11 @@ export class ItemPriorities {
   }
 }
 
+/** Notes reads answered without a catalog lookup (the HTTP side's cached bodies) as demand. */
+export function noteDemand(demand: DemandCounter) {
+  return (game: Game, itemId: string, now: number): void => demand.note(game, itemId, now);
+}
+
 /** The catalogs with `resolve` noting every successful lookup as demand. */
 export function demandNotingCatalogs<T extends Partial<Record<Game, Catalog>>>(
   catalogs: T,

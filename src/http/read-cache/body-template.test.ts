@@ -35,7 +35,7 @@ test('sameBodyUntil finds the first ms a monotone figure changes, exactly', () =
 });
 
 test('the cache holds at most maxEntries bodies', () => {
-  const cache = new LatestBodyCache(new Book(), 2);
+  const cache = new LatestBodyCache(new Book(), undefined, 2);
   const body = (at: number) => JSON.stringify({ calculatedAt: iso(at) });
   for (const url of ['/a', '/b', '/c', '/d']) {
     for (let round = 0; round < 2; round += 1) {

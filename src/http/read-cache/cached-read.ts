@@ -34,9 +34,18 @@ export function installFastReads(app: App, deps: AppDeps): void {
   fastReads.install(app.server);
 }
 
-/** One cache per route module, dropped when the app closes; its hits take the fast path. */
-export function latestBodyCache(app: App, deps: AppDeps): LatestBodyCache {
-  const cache = new LatestBodyCache(deps.book);
+/**
+ * One cache per route module, dropped when the app closes; its hits take the fast path. A
+ * route whose reads count as item lookups (pricing: it resolves names through the catalog)
+ * passes `lookups`, so its cache hits count too.
+ */
+export function latestBodyCache(
+  app: App,
+  deps: AppDeps,
+  lookups: 'count lookups' | 'no lookups' = 'no lookups',
+): LatestBodyCache {
+  const onHit = lookups === 'count lookups' ? deps.noteItemRead : undefined;
+  const cache = new LatestBodyCache(deps.book, onHit);
   if (app.hasDecorator('fastReads')) app.fastReads?.addCache(cache);
   app.addHook('onClose', async () => cache.close());
   return cache;

@@ -6,7 +6,17 @@ import { MINUTE, SECOND } from '../../domain/clock.ts';
 import { STALE_AFTER_MS } from '../../domain/freshness.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import { buildApp } from '../app.ts';
-import { auth, buildHarness, KEYS, type Harness } from '../test-support.ts';
+import { demandNotingCatalogs, DemandCounter, noteDemand } from '../../ingest/priorities.ts';
+import {
+  auth,
+  buildHarness,
+  CS2_ITEMS,
+  KEYS,
+  RUST_ITEMS,
+  T0,
+  testCatalog,
+  type Harness,
+} from '../test-support.ts';
 
 const REDLINE = 'cs2-redline-ft';
 const URLS = [
@@ -191,5 +201,36 @@ describe('property: every answer equals the body built fresh for the same book a
       }),
       { numRuns: 12 },
     );
+  });
+});
+
+describe('reads answered from the cache count as demand', () => {
+  test('every read of an item is one lookup for demand ranking, cached or built', async () => {
+    const demand = new DemandCounter();
+    const catalogs = {
+      cs2: testCatalog('cs2', CS2_ITEMS),
+      rust: testCatalog('rust', RUST_ITEMS),
+    };
+    const now = () => T0;
+    const harness = await buildHarness({
+      catalogs: demandNotingCatalogs(catalogs, demand, now),
+      noteItemRead: noteDemand(demand),
+    });
+    const ASIIMOV = 'cs2-asiimov-ft';
+    harness.quote('ask', REDLINE, 'skinport', [1600]);
+    harness.quote('ask', ASIIMOV, 'skinport', [9000]);
+    for (let read = 0; read < 5; read += 1) await get(harness, `/v1/pricing/${REDLINE}`);
+    const asiimovUrls = [
+      `/v1/pricing/${ASIIMOV}`,
+      `/v2/pricing/${ASIIMOV}?game=cs2`,
+      `/v2/pricing/${ASIIMOV}?game=cs2&markets=skinport`,
+      `/v2/pricing/${ASIIMOV}?game=cs2&markets=skinport,csfloat`,
+    ];
+    for (const url of asiimovUrls) await get(harness, url);
+    // built twice, answered from the cache three times: 5 lookups against the Asiimov's 4
+    assert.deepEqual(demand.top('cs2', T0), [REDLINE, ASIIMOV]);
+    await get(harness, `/v1/pricing/${ASIIMOV}`);
+    await get(harness, `/v1/pricing/${ASIIMOV}`);
+    assert.deepEqual(demand.top('cs2', T0), [ASIIMOV, REDLINE]);
   });
 });

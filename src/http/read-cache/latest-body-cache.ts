@@ -10,6 +10,9 @@
  * The URL holds every parameter (path and query), so a different query shape is another entry;
  * the plan is part of the key so a plan-dependent body can never cross plans.
  *
+ * Every hit is reported to `onHit` (demand ranking counts it as a lookup of its item, as it
+ * would a read that resolved the item).
+ *
  * Admission: a URL is cached from its second request on, so a client walking the catalog once
  * pays no more than the plain build. Memory is bounded by `maxEntries` (all dropped when full).
  */
@@ -31,8 +34,12 @@ export const MAX_ENTRY_LIFE_MS = 60 * 60 * 1000;
 /** About 8 kB each (template + last rendered body): at most ~32 MB per route module. */
 const DEFAULT_MAX_ENTRIES = 4_096;
 
+/** Called with each hit's item (demand ranking). */
+export type OnHit = (game: Game, itemId: string, now: number) => void;
+
 interface Entry {
   itemKey: string;
+  itemId: string;
   builtAt: number;
   validUntil: number;
   template: BodyTemplate;
@@ -72,6 +79,7 @@ export class LatestBodyCache {
 
   constructor(
     private readonly book: Book,
+    private readonly onHit: OnHit | undefined = undefined,
     private readonly maxEntries = DEFAULT_MAX_ENTRIES,
   ) {
     this.unsubscribe = book.onChange((change) => this.invalidate(change));
@@ -79,7 +87,8 @@ export class LatestBodyCache {
 
   /** The cached body for `url` and `plan` at `now`, or null (build it, then `store`). */
   lookup(url: string, plan: string, now: number): Buffer | null {
-    const entry = this.entries.get(url)?.byPlan.get(plan);
+    const held = this.entries.get(url);
+    const entry = held?.byPlan.get(plan);
     if (entry === undefined || now < entry.builtAt || now >= entry.validUntil) return null;
     if (entry.renderedAt !== now || entry.rendered === null) {
       const calculatedAt = this.isoOf(now);
@@ -87,6 +96,7 @@ export class LatestBodyCache {
       entry.rendered = renderTemplate(entry.template, calculatedAt);
       entry.renderedAt = now;
     }
+    this.onHit?.(held!.game, entry.itemId, now);
     return entry.rendered;
   }
 
@@ -110,6 +120,7 @@ export class LatestBodyCache {
     const validUntil = sameBodyUntil(bodyAt, request.now, horizon);
     this.put(request, {
       itemKey: `${request.game}:${request.itemId}`,
+      itemId: request.itemId,
       builtAt: request.now,
       validUntil,
       template: toTemplate(json, calculatedAt),

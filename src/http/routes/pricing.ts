@@ -24,7 +24,7 @@ const description =
   'Pricing snapshot: one representative ask per market, buy orders, aggregate, best ask and bid.';
 
 export function pricingRoutes(app: App, deps: AppDeps): void {
-  const cache = latestBodyCache(app, deps);
+  const cache = latestBodyCache(app, deps, 'count lookups');
   const snapshot = (
     request: FastifyRequest,
     reply: FastifyReply,

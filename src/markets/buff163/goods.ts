@@ -34,6 +34,7 @@ function parseRow(
   if (sellNum === null || buyNum === null) {
     return out.reject({ reason: 'malformed', detail: 'sell_num/buy_num not counts' }, name);
   }
+  if (goodsId !== null) remember[memoryKey.sellNum(goodsId)] = String(sellNum);
   const item = base(ctx.game, name);
   const asks = topLevel(row.sell_min_price, sellNum, readCny);
   const bids = topLevel(row.buy_max_price, buyNum, readCny);

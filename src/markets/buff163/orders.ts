@@ -7,6 +7,9 @@
  * `num`, highest first); orders with a non-empty `specific` (a float range, phase or sticker
  * condition) are not bids for any copy of the item and are left out of the bid ladder. A first
  * page of conditional orders only says nothing about the rest, so no bid side comes of it.
+ * The ask's listing count is the goods list's `sell_num` the planner passes in `meta.sell_num`:
+ * the sell-order page's `total_count` is capped by Buff (91 in a public capture of real
+ * answers, for goods with hundreds on sale), so it is used only when no `sell_num` is known.
  */
 import type { RawLevel, Side } from '../../domain/observation.ts';
 import type { PageResult, ParseContext } from '../connector.ts';
@@ -100,8 +103,9 @@ export function parseSellOrders(body: unknown, ctx: ParseContext): PageResult {
     }
   });
   if (items.length === 0) ladders.set(name, new Ladder());
+  const listed = readCount(ctx.request.meta?.sell_num) ?? readCount(envelope.data.total_count);
   for (const [item, ladder] of ladders) {
-    const count = item === name ? readCount(envelope.data.total_count) : null;
+    const count = item === name && listed !== null ? Math.max(listed, items.length) : null;
     const levels = { ok: true as const, value: ladder.read('ask') };
     out.side(base(ctx.game, item), 'ask', levels, count, ctx.now, NO_SOURCE_TIME);
   }

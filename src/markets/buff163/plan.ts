@@ -24,8 +24,11 @@ const REFERER = 'https://buff.163.com/market/csgo';
 
 type Headers = Readonly<Record<string, string>>;
 
-/** A detail target: goods_id, Steam name, and the newest sale time (ms) already delivered. */
-export type Detail = [goodsId: number, name: string, since: number];
+/**
+ * A detail target: goods_id, Steam name, the newest sale time (ms) already delivered, and the
+ * goods list's last `sell_num` (-1 when not known yet).
+ */
+export type Detail = [goodsId: number, name: string, since: number, sellNum: number];
 
 function sessionHeaders(session: string): Headers {
   return { Cookie: `session=${session}; Locale-Supported=en`, Referer: REFERER };
@@ -73,12 +76,13 @@ export function lookupRequest(game: Game, name: string, headers: Headers): Conne
 }
 
 export function detailRequests(game: Game, detail: Detail, headers: Headers): ConnectorRequest[] {
-  const [goodsId, name, since] = detail;
+  const [goodsId, name, since, sellNum] = detail;
   const meta = { goods_id: goodsId, name };
   const path = (what: string) => `/api/market/goods/${what}`;
   const sellQuery = { goods_id: goodsId, page_num: 1, sort_by: 'price.asc' };
+  const sellMeta = sellNum >= 0 ? { ...meta, sell_num: sellNum } : meta;
   return [
-    get('sell_order', game, path('sell_order'), sellQuery, headers, meta),
+    get('sell_order', game, path('sell_order'), sellQuery, headers, sellMeta),
     get('buy_order', game, path('buy_order'), { goods_id: goodsId, page_num: 1 }, headers, meta),
     get('bill_order', game, path('bill_order'), { goods_id: goodsId }, headers, { ...meta, since }),
   ];
@@ -101,7 +105,8 @@ function pickItems(ctx: PollContext): Picked {
     const goodsId = readCount(ctx.memory.get(memoryKey.goodsId(name)));
     if (goodsId !== null) {
       const since = readCount(ctx.memory.get(memoryKey.lastSale(goodsId))) ?? 0;
-      picked.details.push([goodsId, name, since]);
+      const sellNum = readCount(ctx.memory.get(memoryKey.sellNum(goodsId))) ?? -1;
+      picked.details.push([goodsId, name, since, sellNum]);
     } else if (picked.lookup === null) {
       const lookedUp = readCount(ctx.memory.get(memoryKey.lookedUp(name)));
       if (lookedUp === null || ctx.now - lookedUp >= LOOKUP_AGAIN_MS) picked.lookup = name;
@@ -139,7 +144,8 @@ function readDetails(raw: unknown): Detail[] {
       Array.isArray(entry) &&
       readCount(entry[0]) !== null &&
       typeof entry[1] === 'string' &&
-      readCount(entry[2]) !== null,
+      readCount(entry[2]) !== null &&
+      (entry[3] === -1 || readCount(entry[3]) !== null),
   );
 }
 

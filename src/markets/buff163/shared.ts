@@ -21,6 +21,7 @@ export const SESSION_ENV = 'PRICING_BUFF163_SESSION';
 export const memoryKey = {
   nextPage: 'next_page',
   goodsId: (name: string) => `goods_id:${name}`,
+  sellNum: (goodsId: string | number) => `sell_num:${goodsId}`,
   lastSale: (goodsId: string | number) => `last_sale:${goodsId}`,
   lookedUp: (name: string) => `looked_up:${name}`,
 };

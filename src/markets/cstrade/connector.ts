@@ -1,20 +1,21 @@
 /**
  * CS.TRADE, a trade-bot site with a public price feed (no official API docs). Facts used:
- * - `GET https://cdn.cs.trade:2096/api/prices_CSGO` and `/api/prices_RUST`: no auth (SCMM
- *   `SCMM.Market.CSTrade.Client/CSTradeWebClient.cs`, whose `<see>` names `prices_RUST`;
- *   `gergelyszabo94/csgo-trader-extension:backend/priceScraper/priceScraper.py`
- *   `fetch_cstrade`, at commit `47c12d79^`, reads `prices_CSGO`). The origin is the CDN host on
- *   port 2096. SCMM builds this client with server certificate validation switched off; we do
- *   not, so should the certificate be invalid the poll fails as a transport error.
- * - Body: an object keyed by item name, each value `{price, have, tradable, reservable,
- *   can_take, max}` (SCMM `CSTradeItemPrice.cs`, which copies the key into the name). `price` is
- *   a decimal in US dollars, nullable: SCMM parses it with `SteamPriceAsInt` (dollars to
- *   cents, rounded to 2 places) under "Prices are returned in USD by default"
- *   (`SCMM.Steam.Functions/Timer/UpdateMarketItemPricesFromCSTrade.cs`); csgotrader stores it
- *   as is next to other dollar prices. `have` is the bots' stock, SCMM's supply (no price at
- *   0). `tradable`, `reservable`, `can_take` and `max` are not used.
+ * - `GET https://cdn.cs.trade/developer/api/prices_CSGO` and `…/prices_RUST`: no auth, the
+ *   developer price list a public client confirmed working in 2026 (connector-audit.md #14).
+ *   The older `cdn.cs.trade:2096/api/prices_*` that SCMM reads needs its certificate checks
+ *   switched off and browser headers (SCMM commit f6f2eedd, Nov 2023), so it is not used.
+ * - Body: an object keyed by item name, each value `{price, store_price, have, max, can_take,
+ *   tradable, reservable, available_stock}`, prices decimal US dollars (SCMM
+ *   `CSTradeItemPrice.cs` for `price`/`have`; SCMM `UpdateMarketItemPricesFromCSTrade.cs`
+ *   "Prices are returned in USD by default"). That client calls `price` cs.trade's reference
+ *   valuation; what the store sells at is `store_price`, so the ask is `store_price` and
+ *   `price` is never used as an ask [?: no documentation settles it]. A row without a readable
+ *   `store_price` is refused; a feed where every row lacks it fails as `no_data` with that
+ *   reason, never priced from the valuation. `have` is the bots' stock.
  * - Doppler phases are spliced into the names (csgotrader's `remove_phase_from_name` on every
  *   name containing "Doppler"); names pass through unchanged and ingest resolves them.
+ * - Cloudflare fronts the site (connector-audit.md #14): a challenge page fails the request as
+ *   `blocked` (the shared HTTP client), never as prices.
  * - Limits: none published. One request per poll, so both games at the 10-minute cadence use
  *   2 per 10 minutes; the budget allows 4 (24 an hour). SCMM reads it every 30 minutes.
  * Not in the feed, so left out: bids, sales, listings and floats. The price is what the bots
@@ -37,20 +38,25 @@ import { decimalPrice } from '../formats/prices.ts';
 const CURRENCY = 'USD';
 const SCALE = 100;
 const APP: Readonly<Record<Game, string>> = { cs2: 'CSGO', rust: 'RUST' };
-const NOT_A_ROW = 'not {price, have}';
+const NOT_A_ROW = 'not {store_price, have}';
+const NO_STORE_PRICE =
+  'no store_price (price is a reference valuation, not what the store sells at)';
 
 const PRICES: KeyedAsks = {
   base: observationBase('cstrade', CURRENCY, SCALE),
   price: decimalPrice(SCALE),
   label: 'prices',
   noName: 'empty item name',
-  ask: (row) =>
-    isRecord(row) ? askWithCount(row.price, row.have, NOT_A_ROW) : fail('malformed', NOT_A_ROW),
+  ask: (row) => {
+    if (!isRecord(row)) return fail('malformed', NOT_A_ROW);
+    if (row.store_price === undefined) return fail('malformed', NO_STORE_PRICE);
+    return askWithCount(row.store_price, row.have, NOT_A_ROW);
+  },
 };
 
 /**
- * Sample: {"AK-47 | Redline (Field-Tested)":{"price":14.87,"have":6,"tradable":6,
- * "reservable":0,"can_take":6,"max":15}}
+ * Sample: {"AK-47 | Redline (Field-Tested)":{"price":13.9,"store_price":14.87,"have":6,
+ * "tradable":6,"reservable":0,"can_take":6,"max":15,"available_stock":9}}
  */
 export function parsePrices(body: unknown, ctx: ParseContext): PageResult {
   if (!isRecord(body)) return malformedBody('expected an object keyed by item name');
@@ -68,12 +74,12 @@ export const connector: Connector = {
     capabilities: { asks: true, bids: false, sales: false, listings: false, floats: false },
     docsUrl:
       'https://github.com/Steam-Community-Market-Manager/SCMM/tree/main/SCMM.Market.CSTrade.Client',
-    baseUrl: 'https://cdn.cs.trade:2096',
+    baseUrl: 'https://cdn.cs.trade',
     limits: [{ requests: 4, windowMs: 10 * MINUTE }],
     credentials: [],
     supplies: 'asks (bot price, bot stock) for every item the bots hold',
   },
-  requests: (ctx) => [bulkGet('prices', ctx.game, `/api/prices_${APP[ctx.game]}`)],
+  requests: (ctx) => [bulkGet('prices', ctx.game, `/developer/api/prices_${APP[ctx.game]}`)],
   parsers: { prices: parsePrices },
   maxRequestsPerPoll: 1,
 };

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MINUTE, SECOND } from '../../domain/clock.ts';
+import { MARKET_IDS } from '../../domain/markets.ts';
 import { ECB_DAILY_URL } from '../ecb/fx-ecb.ts';
 import { LIVE_CONNECTORS } from '../connectors.ts';
 import { liveSettings, loadLiveSettings, MarketsFileError } from './markets-file.ts';
@@ -57,6 +58,29 @@ describe('markets file', () => {
       /skindeck: has no live connector \(it is simulated only\).*nope-market: unknown market id/,
     );
     assert.throws(() => liveSettings({ markets: { skinport: { baseUrl: 'ftp://x' } } }), /baseUrl/);
+  });
+
+  test('{"enabled": false} is accepted for every market id; a market without a connector takes nothing else', () => {
+    const live = new Set<string>(LIVE_CONNECTORS.map((connector) => connector.info.id));
+    const allOff = liveSettings({
+      markets: Object.fromEntries(MARKET_IDS.map((id) => [id, { enabled: false }])),
+    });
+    assert.deepEqual(
+      [...allOff.markets.values()].filter((market) => market.enabled),
+      [],
+    );
+    assert.deepEqual([...allOff.markets.keys()].sort(), [...live].sort());
+    const simulated = MARKET_IDS.filter((id) => !live.has(id));
+    assert.ok(simulated.length > 0);
+    for (const id of simulated) {
+      for (const entry of [{ enabled: true }, {}, { enabled: false, pollSeconds: 60 }]) {
+        assert.throws(
+          () => liveSettings({ markets: { [id]: entry } }),
+          new RegExp(`/markets/${id}: has no live connector`),
+          `${id} ${JSON.stringify(entry)}`,
+        );
+      }
+    }
   });
 
   test('a file that cannot be read or parsed is refused with its path', () => {

@@ -1,9 +1,9 @@
 /**
  * The live sources' settings: `--markets FILE`, JSON of the shape `{"markets": {"<market id>":
  * {"enabled", "baseUrl", "pollSeconds", "timeoutSeconds"}}, "fx": {"url"}}`, every
- * field optional, merged over each connector's defaults. Unknown ids, ids without a live
- * connector, unknown fields and out-of-range values stop the server at boot with one message
- * listing every problem. Credentials never come from this file: only from the environment.
+ * field optional, merged over each connector's defaults. Every market id accepts
+ * `{"enabled": false}`; unknown ids, anything else for an id without a live connector, unknown
+ * fields and out-of-range values stop the server at boot with one message listing every problem. Credentials never come from this file: only from the environment.
  */
 import { readFileSync } from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
@@ -64,8 +64,14 @@ function idProblems(file: MarketsFile): string[] {
   return Object.keys(file.markets ?? {}).flatMap((id) => {
     if (!isMarketId(id))
       return [`/markets/${id}: unknown market id (known: ${MARKET_IDS.join(', ')})`];
-    if (!live.has(id)) return [`/markets/${id}: has no live connector (it is simulated only)`];
-    return [];
+    if (live.has(id)) return [];
+    const entry = file.markets![id]!;
+    const offOnly = entry.enabled === false && Object.keys(entry).length === 1;
+    return offOnly
+      ? []
+      : [
+          `/markets/${id}: has no live connector (it is simulated only); only {"enabled": false} is accepted for it`,
+        ];
   });
 }
 

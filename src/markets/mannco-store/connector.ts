@@ -10,7 +10,13 @@
  * - Body: an array of `{name, pp, nbb}` (SCMM `ManncoStoreItem.cs`): `pp` the lowest price as an
  *   integer in US cents (a `long` fed straight to SCMM's cents exchange, "Prices are returned
  *   in USD by default"), `nbb` the number on sale (SCMM's supply; no price when 0 or when `pp`
- *   is 0, which we reject as a zero price).
+ *   is 0, which we reject as a zero price). Public scrapers of the same URL read the price
+ *   from `price` (integer cents) instead (connector-audit.md #15): the disputed field is
+ *   settled per row: `pp`, else `price`; a row carrying both with different values is refused
+ *   (`wrong_unit`), never guessed.
+ * - Cloudflare bot protection fronts the site; every public scraper needs a browser or a
+ *   challenge solver (connector-audit.md #15). A challenge page fails the request as
+ *   `blocked` (the shared HTTP client), never as prices.
  * - Limits: none published. A poll follows pages up to 40 requests, at most one every 2
  *   seconds; Rust alone at the 20-minute cadence then sends at most 40 per 20 minutes (120 an
  *   hour), which the budget allows and no more. SCMM polls every 30 minutes. Sorting is by
@@ -28,7 +34,7 @@ import {
   observationBase,
   type AskRows,
 } from '../formats/bulk-asks.ts';
-import { malformedBody, readCount } from '../formats/common.ts';
+import { fail, malformedBody, readCount } from '../formats/common.ts';
 import { integerPrice } from '../formats/prices.ts';
 
 const CURRENCY = 'USD';
@@ -40,7 +46,16 @@ const ITEMS: AskRows = {
   ...nameField('item', 'name'),
   base: observationBase('mannco-store', CURRENCY, SCALE),
   price: integerPrice,
-  ask: (row) => askWithCount(row.pp, row.nbb, 'nbb'),
+  ask: (row) => {
+    const price = row.pp ?? row.price;
+    if (row.pp !== undefined && row.price !== undefined && row.pp !== row.price) {
+      return fail(
+        'wrong_unit',
+        `pp ${JSON.stringify(row.pp)} and price ${JSON.stringify(row.price)} disagree`,
+      );
+    }
+    return askWithCount(price, row.nbb, 'nbb');
+  },
 };
 
 function itemsPage(game: Game, skip: number): ConnectorRequest {

@@ -27,11 +27,12 @@
  *   `total` (marketcsgo4j) [?], both read. `GET /api/v2/get-list-items-info?key=&list_hash_name[]=`
  *   returns `{success, currency, data: {<name>: {max, min, average, history: [[unix s, price]]}}}`
  *   (`softwerk-org/csinvest-connector: src/connector/marketcsgo/models/get_list_items_info.py`);
- *   prices are integers in trading units, milli-dollars for USD (`ialakey/marketcsgo4j:
- *   model/ItemPriceInfo.java`, `MarketPrice.ofUnits`) [?: csinvest reads them as floats, so a
- *   fractional value is refused as `wrong_unit`, never rescaled]. Keyed answers are in the
- *   account's currency (public price-compare code refuses them for that reason): non-USD bodies
- *   are refused as `wrong_unit`.
+ *   history prices are decimal dollars (csinvest types them `float`, a public RU client reads
+ *   them as major units; only `ialakey/marketcsgo4j`, tested against its own fake server, reads
+ *   integer milli-dollars: connector-audit.md #5). Keyed answers are in the account's currency
+ *   (public price-compare code refuses them for that reason): non-USD bodies are refused as
+ *   `wrong_unit`, and a bid-ask body naming no currency (that it names one rests on
+ *   marketcsgo4j alone) fails the request as `parse` with that reason: never guessed.
  * - Limit: "more than 5 requests per second … your key will be deleted" (docs, "Creating an API
  *   key"); no per-minute or export limit is published. The origin's budget is 2 req/s and
  *   20 req/min (marketcsgo4j keeps under 4/s for the same reason). A poll is at most 2 exports +

@@ -1,8 +1,9 @@
 /**
  * Parsers of the keyed TM endpoints, shared by market.csgo.com and rust.tm:
  * `/api/v2/bid-ask` (bid and ask ladders of one name, decimal dollars) and
- * `/api/v2/get-list-items-info` (recent sales of several names, integer milli-dollars).
- * Both answer in the account's currency, so a body not in USD is refused whole. Facts and
+ * `/api/v2/get-list-items-info` (recent sales of several names, decimal dollars).
+ * Both answer in the account's currency, so a body not in USD is refused whole, and a bid-ask
+ * body that does not name its currency is reported as a failure, never guessed. Facts and
  * sources: `connector.ts`.
  */
 import type { MarketId } from '../../domain/markets.ts';
@@ -17,7 +18,6 @@ import {
   readSale,
   readUnixSeconds,
 } from '../formats/common.ts';
-import { integerPrice } from '../formats/prices.ts';
 import { currencyRejection, readTmDecimal, tmBase } from './parse-exports.ts';
 
 const NO_TIME = { at: null, kind: null };
@@ -43,6 +43,20 @@ function normaliseLadder(raw: unknown): unknown {
 }
 
 /**
+ * That bid-ask names its currency rests on one client only (connector-audit.md #5); keyed
+ * answers are in the account's currency (USD, EUR or RUB), so a ladder without it is not used.
+ */
+const UNNAMED_CURRENCY: PageResult = {
+  observations: [],
+  rejected: [],
+  failure: {
+    kind: 'parse',
+    detail:
+      "bid-ask answer names no currency: the account's currency cannot be confirmed, so the ladder is not used",
+  },
+};
+
+/**
  * Sample: {"success":true,"currency":"USD","bid":[{"price":"12.100","count":3}],
  * "ask":[{"price":"12.470","count":1},{"price":"12.500","count":4}]}
  */
@@ -53,6 +67,7 @@ export function bidAskParser(market: MarketId): ResponseParser {
     if (!isRecord(body)) return malformedBody('expected {bid: [...], ask: [...]}');
     const refused = refusal(body);
     if (refused) return refused;
+    if (body.currency === undefined) return UNNAMED_CURRENCY;
     const wrongUnit = currencyRejection(body.currency);
     if (wrongUnit) return wrongUnit;
     const out = new ResultBuilder();
@@ -93,13 +108,13 @@ function readHistory(
       );
     }
     const base = tmBase(market, ctx, name);
-    out.add(readSale(base, entry[1], undefined, readSaleTime(entry[0]), integerPrice), name);
+    out.add(readSale(base, entry[1], undefined, readSaleTime(entry[0]), readTmDecimal), name);
   });
 }
 
 /**
  * Sample: {"success":true,"currency":"USD","data":{"AK-47 | Redline (Field-Tested)":
- * {"max":15500,"min":11020,"average":12813,"history":[[1794990000,12450],[1794980000,12600]]}}}
+ * {"max":15.5,"min":11.02,"average":12.813,"history":[[1794990000,12.45],[1794980000,12.6]]}}}
  */
 export function itemsInfoParser(market: MarketId): ResponseParser {
   return (body, ctx) => {

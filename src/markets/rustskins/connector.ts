@@ -1,10 +1,13 @@
 /**
- * RustSkins (no public API docs found; the facts come from SCMM's client, which is the docs URL
- * the market registry names). Facts used:
- * - `GET https://api.rustskins.com/external/marketplace/data` — no auth in SCMM; a JSON array,
- *   one row per item name: `{item, count, price}`, `count` the listings behind the name and
- *   `price` the lowest one as a decimal (SCMM `SCMM.Market.RustSkins.Client/
- *   RustSkinsWebClient.cs`, `RustSkinsItem.cs`, `RustSkinsMarketListingsResponse.cs`).
+ * RustSkins (no public API docs found). Facts used:
+ * - `GET https://api.rustskins.com/external/marketplace/data/252490` with
+ *   `Authorization: Bearer <API key>`: what current public clients call (connector-audit.md
+ *   #12, a newer Node parser). The keyless `/external/marketplace/data` that SCMM's 2024 client
+ *   reads looks retired, so the key is required: without it the market is not polled and its
+ *   health note names the variable; a refused key fails as `auth`.
+ * - Body: a JSON array, one row per item name: `{item, count, price}`, `count` the listings
+ *   behind the name and `price` the lowest one as a decimal (SCMM
+ *   `SCMM.Market.RustSkins.Client/RustSkinsItem.cs`; the newer client reads the same row).
  * - USD: "Prices are returned in USD by default", and a price only counts when `count > 0`
  *   (SCMM `SCMM.Steam.Functions/Timer/UpdateMarketItemPricesFromRustSkins.cs`, which turns
  *   the decimal into cents with `SteamPriceAsInt`). So `count: 0` is an empty ask whatever
@@ -12,9 +15,9 @@
  * - Rust only (252490); names are Steam `market_hash_name`s, no phases or floats.
  * - Limits: none published. SCMM polls every 30 minutes; here one request per 15-minute poll
  *   against a conservative 2 per 15 minutes.
- * Left out: bids and sales. Some bots read `/external/buy-orders/data` (highest buy order per
- *   name) with a RustSkins API key, but no maintained client or documentation backs its shape
- *   or terms, so it is not used; no source shows sales history.
+ * Left out: bids and sales. The same clients read `/external/buy-orders/data/252490` (highest
+ *   buy order per name) with the key, but no source shows its row shape beyond one client, so
+ *   it is not used; no source shows sales history.
  */
 import { MINUTE } from '../../domain/clock.ts';
 import type { Connector, ConnectorRequest, PageResult, ParseContext } from '../connector.ts';
@@ -31,6 +34,8 @@ import { decimalPrice } from '../formats/prices.ts';
 
 const CURRENCY = 'USD';
 const SCALE = 100;
+const RUST_APP_ID = 252490;
+export const API_KEY_ENV = 'PRICING_RUSTSKINS_API_KEY';
 
 const ROWS: AskRows = {
   base: observationBase('rustskins', CURRENCY, SCALE),
@@ -47,10 +52,14 @@ export function parseMarketplaceData(body: unknown, ctx: ParseContext): PageResu
   return askRows(body, ROWS, ctx);
 }
 
-const MARKETPLACE_DATA: ConnectorRequest = {
-  ...bulkGet('marketplace_data', 'rust', '/external/marketplace/data'),
-  maxBytes: 16 * MIB,
-};
+function marketplaceData(key: string): ConnectorRequest {
+  return {
+    ...bulkGet('marketplace_data', 'rust', `/external/marketplace/data/${RUST_APP_ID}`),
+    headers: { Authorization: `Bearer ${key}` },
+    secret: ['Authorization'],
+    maxBytes: 16 * MIB,
+  };
+}
 
 export const connector: Connector = {
   info: {
@@ -65,10 +74,15 @@ export const connector: Connector = {
       'https://github.com/Steam-Community-Market-Manager/SCMM/tree/main/SCMM.Market.RustSkins.Client',
     baseUrl: 'https://api.rustskins.com',
     limits: [{ requests: 2, windowMs: 15 * MINUTE }],
-    credentials: [],
+    credentials: [
+      { env: API_KEY_ENV, required: true, purpose: 'the marketplace price list (Bearer key)' },
+    ],
     supplies: 'asks (lowest price, listing count) for every Rust item',
   },
-  requests: () => [MARKETPLACE_DATA],
+  requests: (ctx) => {
+    const key = ctx.credentials[API_KEY_ENV];
+    return key ? [marketplaceData(key)] : [];
+  },
   parsers: { marketplace_data: parseMarketplaceData },
   maxRequestsPerPoll: 1,
 };

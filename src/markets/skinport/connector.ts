@@ -9,6 +9,9 @@
  *   `last_24_hours | last_7_days | last_30_days | last_90_days: {min, max, avg, median, volume}`
  *   (docs.skinport.com/sales-history; `softwerk-org/csinvest-connector:
  *   src/connector/skinport/models/get_sales_history.py`). Window aggregates, not single sales.
+ *   Rows carry `version`: `default` (or null) for the plain item, else the Doppler phase or gem
+ *   (e.g. `Emerald`; csinvest `version: str | None`), one row per phase: the phase is spliced
+ *   into the name, and a version that does not read as a phase of a Doppler is refused.
  * - Limit "8 requests / 5 minutes" per endpoint, responses cached 5 minutes, and
  *   `Accept-Encoding: br` required (docs; SCMM `SkinportWebClient.cs`). Our one budget for the
  *   origin keeps both endpoints together under 8 per 5 minutes.
@@ -35,6 +38,7 @@ import {
   readUnixSeconds,
 } from '../formats/common.ts';
 import { decimalPrice, optionalPrice } from '../formats/prices.ts';
+import { withPhase } from '../naming.ts';
 
 const APP_ID: Readonly<Record<Game, number>> = { cs2: 730, rust: 252490 };
 const CURRENCY = 'EUR';
@@ -81,6 +85,14 @@ export function parseItems(body: unknown, ctx: ParseContext): PageResult {
   return askRows(body, ITEMS, ctx);
 }
 
+/** The row's name with its `version` (Doppler phase) spliced in, or null for an unknown version. */
+function versionedName(row: Record<string, unknown>, name: string): string | null {
+  const version = row.version;
+  if (version === undefined || version === null || version === 'default') return name;
+  const phased = withPhase(name, version);
+  return phased === name ? null : phased;
+}
+
 /**
  * Sample: [{"market_hash_name":"AK-47 | Redline (Field-Tested)","version":"default",
  * "currency":"EUR","last_24_hours":{"min":11.5,"max":14.2,"avg":12.6,"median":12.5,
@@ -89,7 +101,12 @@ export function parseItems(body: unknown, ctx: ParseContext): PageResult {
 export function parseSalesHistory(body: unknown, ctx: ParseContext): PageResult {
   if (!Array.isArray(body)) return malformedBody('expected an array of sales summaries');
   const out = new ResultBuilder();
-  namedRows(out, body, nameField('summary', 'market_hash_name'), (row, name) => {
+  namedRows(out, body, nameField('summary', 'market_hash_name'), (row, plainName) => {
+    const name = versionedName(row, plainName);
+    if (name === null) {
+      const detail = `version ${JSON.stringify(row.version)} is not a phase of this item`;
+      return out.reject({ reason: 'unknown_item', detail }, plainName);
+    }
     const problem = currencyProblem(row);
     if (problem) return out.reject({ reason: 'wrong_unit', detail: problem }, name);
     for (const [field, window] of WINDOWS) {
