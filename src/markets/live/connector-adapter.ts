@@ -147,9 +147,16 @@ export class ConnectorAdapter implements MarketAdapter {
         parser(response.body, { game: request.game, now: response.receivedAt, request }),
       );
     } catch (error) {
-      if (error instanceof HttpFailure) return error;
+      if (error instanceof HttpFailure) return this.reclassified(request, error);
       return new HttpFailure('internal', `${this.info.id} ${request.kind}: ${String(error)}`);
     }
+  }
+
+  private reclassified(request: ConnectorRequest, failure: HttpFailure): HttpFailure {
+    const { status, kind, message } = failure;
+    const read = this.options.connector.reclassify?.(request, { kind, status, detail: message });
+    if (!read) return failure;
+    return new HttpFailure(read.kind, read.detail, status, failure.retryAfterMs);
   }
 
   private remember(facts: Readonly<Record<string, string>> | undefined): void {
