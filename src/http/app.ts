@@ -99,6 +99,7 @@ export function streamHubOf(app: object): StreamHub | undefined {
 /** The deps' hub, or one of the app's own (closed with the app). */
 function streamHub(app: App, deps: AppDeps, views: BookViews): StreamHub {
   const hub = deps.streamHub ?? ownStreamHub(app, deps, views);
+  app.addHook('preClose', async () => hub.endStreams());
   hubs.set(app, hub);
   return hub;
 }
