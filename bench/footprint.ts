@@ -89,8 +89,15 @@ interface HeapLine {
   arrayBuffersMb: number;
 }
 
-/** Each thread's last heap sample up to `at` (ms since the epoch), as one report line. */
-function threadHeaps(heapsFile: string, at: number): string {
+/** A thread that wrote no sample this long before `at` had ended (thread-heaps.mjs: 5 s). */
+const SAMPLE_GAP_MS = 12_000;
+
+/**
+ * RSS per component at `at` (ms since the epoch): each live thread's V8 heap and array buffers
+ * (its last sample), and the rest of the RSS (native: SQLite page caches, code, stacks, malloc).
+ * Array buffers are counted once per thread that reports them.
+ */
+function components(heapsFile: string, at: number, rssBytes: number): string {
   const last = new Map<string, HeapLine>();
   const lines = existsSync(heapsFile) ? readFileSync(heapsFile, 'utf8') : '';
   for (const text of lines.split('\n')) {
@@ -98,11 +105,14 @@ function threadHeaps(heapsFile: string, at: number): string {
     const line = JSON.parse(text) as HeapLine;
     if (line.at <= at) last.set(line.thread, line);
   }
-  const parts = [...last.values()].map(
+  const live = [...last.values()].filter((line) => at - line.at <= SAMPLE_GAP_MS);
+  const parts = live.map(
     (line) =>
-      `${line.thread} ${line.heapMb} MB (${line.usedMb} used, largest ${line.peakMb}) + ${line.arrayBuffersMb} MB array buffers`,
+      `${line.thread} thread V8 heap ${line.heapMb} MB (${line.usedMb} used, largest ${line.peakMb}) + ${line.arrayBuffersMb} MB array buffers`,
   );
-  return `V8 heap per thread at that moment: ${parts.join('; ')}`;
+  const counted = live.reduce((sum, line) => sum + line.heapMb + line.arrayBuffersMb, 0);
+  const rest = Math.round(rssBytes / 1024 / 1024 - counted);
+  return `RSS per component: ${parts.join('; ')}; the rest (native: SQLite caches, code, stacks, malloc) ${rest} MB`;
 }
 
 async function startToPrices(dataDir: string, key: () => string, heapsFile: string | null = null) {
@@ -179,7 +189,7 @@ export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Pr
     console.log(
       `RSS ${after} s after the backfill: steady ${mb(steady.rssBytes)}, peak ${mb(steady.peakBytes)} (VmHWM, backfill included)`,
     );
-    console.log(threadHeaps(heapsFile, steadyAt));
+    console.log(components(heapsFile, steadyAt, steady.rssBytes));
     const written = steady.writeBytes - windowStart.writeBytes;
     const perDay = (written / windowSeconds) * DAY_S;
     console.log(

@@ -96,7 +96,7 @@ async function reportBulkBuild(catalogs: Catalogs, book: Book): Promise<void> {
   const snapshot = bulk.current()!;
   console.log(
     `bulk liquidity map, ${snapshot.itemCount} cs2 items: ${bulkMs.toFixed(0)} ms to build ` +
-      `(${(snapshot.items.json.length / 1e6).toFixed(1)} MB JSON, ${(snapshot.items.gzip.length / 1e6).toFixed(1)} MB gzip); ` +
+      `(${(snapshot.items.jsonBytes / 1e6).toFixed(1)} MB JSON, ${(snapshot.items.gzip.length / 1e6).toFixed(1)} MB gzip); ` +
       `/v1/items/all payload ${itemsAllMs.toFixed(0)} ms (baseline); ratio ${(bulkMs / itemsAllMs).toFixed(2)}`,
   );
 }

@@ -157,6 +157,8 @@ function defaultStartArgs(dataDir: string): string[] {
   return [PRICING_BIN, ...args, '--metrics-port', '0', '--log-level', 'warn'];
 }
 
+/** A first start builds its named backfill before it listens; slow on a busy shared core. */
+const START_TIMEOUT_MS = 900_000;
 const METRICS_AND_LISTENING = /metrics on (?<metrics>\S+)[\s\S]*?listening on (?<url>http:\/\/\S+)/;
 
 /**
@@ -181,7 +183,12 @@ export async function benchPinnedReads(): Promise<void> {
     );
     popularPricingPaths(); // the catalogs build here, before the spawn, not during the first minute
     const spawnedAt = performance.now();
-    const live = await spawnPinned(defaultStartArgs(dataDir), SERVER_CORE, METRICS_AND_LISTENING);
+    const live = await spawnPinned(
+      defaultStartArgs(dataDir),
+      SERVER_CORE,
+      METRICS_AND_LISTENING,
+      START_TIMEOUT_MS,
+    );
     try {
       await waitForPrices(`${live.url}${Object.values(PINNED_PATHS)[0]}`, key);
       await measureUse(

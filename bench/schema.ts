@@ -127,7 +127,7 @@ export async function benchSchema(): Promise<void> {
   const [, stringifyMs] = await timed(async () => JSON.stringify(body));
   const [payload, buildMs] = await timed(() => prepareSnapshot(body, systemClock.now()));
   console.log(
-    `cs2 snapshot: ${(payload.json.length / 1e6).toFixed(1)} MB JSON, ${(payload.gzip.length / 1e6).toFixed(2)} MB gzip; ` +
+    `cs2 snapshot: ${(payload.jsonBytes / 1e6).toFixed(1)} MB JSON, ${(payload.gzip.length / 1e6).toFixed(2)} MB gzip; ` +
       `build ${buildMs.toFixed(0)} ms (JSON.stringify ${stringifyMs.toFixed(0)} ms, the rest gzip level 6 and hash)`,
   );
 

@@ -140,6 +140,8 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       }),
     );
     closers.add(() => schema.close());
+    // A first start's schema sync is one long write on this thread: done before requests come.
+    await steps.timeAsync('schemaSync', () => schema.synced);
 
     const plan = marketPlan(config);
     const app = await steps.timeAsync('buildApp', () =>

@@ -34,6 +34,8 @@ export interface SchemaRuntime {
   learner: CatalogLearner;
   /** Resolves when the first build finished (or failed, which onError heard). */
   ready: Promise<void>;
+  /** Resolves when the logs are synced with the package catalog (or that failed). */
+  synced: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export async function startSchemaServing(options: BootOptions): Promise<SchemaRu
     catalogs,
     learner,
     ready,
+    synced: service.syncSources().catch(() => undefined),
     async close() {
       gameReads.stop();
       await ready;
@@ -99,6 +102,7 @@ export async function startLearning(options: BootOptions): Promise<SchemaRuntime
     gameReads,
     catalogs,
     learner,
+    synced: Promise.resolve(),
     ready: Promise.resolve(),
     async close() {
       service.stop();

@@ -36,7 +36,8 @@ export type Feature =
   | 'native_market'
   | 'freshness'
   | 'market_latency'
-  | 'arbitrage';
+  | 'arbitrage'
+  | 'stream';
 
 /**
  * The plan column of the spec's endpoint index. Where the spec says "not shown" the choice is
@@ -63,6 +64,19 @@ export const FEATURE_MIN_PLAN: Readonly<Record<Feature, Plan>> = {
   freshness: 'developer',
   market_latency: 'developer',
   arbitrage: 'pro',
+  stream: 'developer',
+};
+
+/** Server-Sent Events price streams (docs/api/stream-and-alerts.md): items per stream, open streams per account. */
+export interface StreamLimits {
+  itemsPerStream: number;
+  concurrentStreams: number;
+}
+
+export const PLAN_STREAM_LIMITS: Readonly<Record<Plan, StreamLimits>> = {
+  developer: { itemsPerStream: 25, concurrentStreams: 1 },
+  pro: { itemsPerStream: 100, concurrentStreams: 5 },
+  enterprise: { itemsPerStream: 1_000, concurrentStreams: 50 },
 };
 
 export function planAllows(plan: Plan, feature: Feature): boolean {

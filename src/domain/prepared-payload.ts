@@ -1,28 +1,37 @@
 /**
  * A whole-catalog body served as prepared bytes (`/v1/items/all`, the bulk liquidity map, the
- * item schema snapshot): its JSON, the JSON gzipped once, and a strong ETag. A `PayloadWriter`
- * takes the body's text a piece at a time and encodes, hashes and compresses it in chunks of
- * 64 KB as it goes; compression runs on libuv's thread pool, so the thread that writes (the
- * HTTP thread) only ever encodes and hashes a chunk at a time. Builders pair it with `Slicer`
- * (slicer.ts) to yield between pieces; the final copies into one buffer yield too.
+ * item schema snapshot, attribute snapshot pages): the JSON gzipped once, its length, and a
+ * strong ETag. Only the gzip is kept (a fifth of the JSON or less); a client that does not
+ * accept gzip gets the JSON inflated as it is sent, on the thread pool (`jsonStream`). A
+ * `PayloadWriter` takes the body's text a piece at a time and encodes, hashes and compresses it
+ * in chunks of 64 KB as it goes; compression runs on libuv's thread pool, so the thread that
+ * writes (the HTTP thread) only ever encodes and hashes a chunk at a time. Builders pair it with
+ * `Slicer` (slicer.ts) to yield between pieces; the final copy into one buffer yields too.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createGzip, type Gzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { createGunzip, createGzip, type Gzip } from 'node:zlib';
 import { Slicer } from './slicer.ts';
 
-export interface PreparedPayload {
+/** Prepared bytes of a body (an embedded part of a payload has no ETag of its own). */
+export interface PreparedBytes {
+  gzip: Buffer;
+  /** Length of the JSON the gzip inflates to. */
+  jsonBytes: number;
+}
+
+export interface PreparedPayload extends PreparedBytes {
   /** Quoted strong ETag, e.g. `"3q2-…"`: a hash of the JSON, so equal bytes give equal tags. */
   etag: string;
-  json: Buffer;
-  gzip: Buffer;
   rowCount: number;
   builtAt: number;
 }
 
-/** Prepared bytes of a body that another part of a payload embeds (no ETag of its own). */
-export interface PreparedBytes {
-  json: Buffer;
-  gzip: Buffer;
+/** The JSON of prepared bytes, inflated on the thread pool as it is read. */
+export function jsonStream(bytes: PreparedBytes): Readable {
+  const gunzip = createGunzip();
+  gunzip.end(bytes.gzip);
+  return gunzip;
 }
 
 /** Bytes per encoded chunk (the unit that is hashed and handed to gzip). */
@@ -35,13 +44,17 @@ const ETAG_CHARS = 27;
 /**
  * Text encoded to UTF-8 straight into chunks of 64 KB as it is written (one `Buffer.write` per
  * piece: no joined strings, which V8 encodes slowly once one character is outside Latin-1),
- * each chunk hashed as it is sealed.
+ * each chunk hashed as it is sealed and kept in `chunks` unless `retain` is false.
  */
 export class EncodedChunks {
   readonly chunks: Buffer[] = [];
+  /** Bytes written so far (sealed chunks). */
+  bytes = 0;
   private current = Buffer.allocUnsafe(CHUNK_BYTES);
   private used = 0;
   private readonly hash: Hash = createHash('sha256');
+
+  constructor(private readonly retain = true) {}
 
   write(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit; measure exactly only near the chunk's end.
@@ -79,7 +92,8 @@ export class EncodedChunks {
   }
 
   private append(bytes: Buffer): void {
-    this.chunks.push(bytes);
+    if (this.retain) this.chunks.push(bytes);
+    this.bytes += bytes.length;
     this.hash.update(bytes);
     this.onChunk(bytes);
   }
@@ -98,14 +112,17 @@ export async function concatInSlices(parts: readonly Buffer[], slicer: Slicer): 
   return whole;
 }
 
-/** `EncodedChunks` that also gzips each chunk (on the thread pool) and finishes a payload. */
+/**
+ * `EncodedChunks` that gzips each chunk (on the thread pool), keeps only the gzip, and finishes
+ * a payload.
+ */
 export class PayloadWriter extends EncodedChunks {
   private readonly compressed: Buffer[] = [];
   private readonly gzip: Gzip;
   private readonly gzipped: Promise<void>;
 
   constructor(level = DEFAULT_GZIP_LEVEL) {
-    super();
+    super(false);
     this.gzip = createGzip({ level });
     this.gzip.on('data', (chunk: Buffer) => this.compressed.push(chunk));
     this.gzipped = new Promise((resolve, reject) => {
@@ -114,13 +131,12 @@ export class PayloadWriter extends EncodedChunks {
     });
   }
 
-  /** The JSON, its gzip and the hash-based ETag, once compression has caught up. */
+  /** The gzip, the JSON's length and the hash-based ETag, once compression has caught up. */
   async finish(slicer = new Slicer()): Promise<PreparedBytes & { etag: string }> {
     const etag = `"${this.digest().slice(0, ETAG_CHARS)}"`;
     this.gzip.end();
-    const json = await concatInSlices(this.chunks, slicer);
     await this.gzipped;
-    return { etag, json, gzip: await concatInSlices(this.compressed, slicer) };
+    return { etag, jsonBytes: this.bytes, gzip: await concatInSlices(this.compressed, slicer) };
   }
 
   protected override onChunk(bytes: Buffer): void {

@@ -20,6 +20,7 @@ import { answerClientError, answerNodeRefusals, requireOneHost } from './client-
 import { logAccess } from './plugins/access-log.ts';
 import { instrumentRequests } from './plugins/request-metrics.ts';
 import { installStrictParameters } from './strict-parameters.ts';
+import { sharedCompilers } from './route-compilers.ts';
 import { installFastReads } from './read-cache/cached-read.ts';
 import { aggregationsRoutes } from './routes/aggregations.ts';
 import { arbitrageRoutes } from './routes/arbitrage.ts';
@@ -38,6 +39,10 @@ import { pricingRoutes } from './routes/pricing.ts';
 import { recommendationsRoutes } from './routes/recommendations.ts';
 import { schemaRoutes } from './routes/schema.ts';
 import { statusRoutes } from './routes/status.ts';
+import { streamRoutes } from './routes/stream.ts';
+import { StreamHub } from './stream/hub.ts';
+import { readMarketHealth } from './market-health-rows.ts';
+import { DEFAULT_FEE_MODEL } from '../markets/fees.ts';
 import { lingerWhenClosing } from './linger.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -74,6 +79,7 @@ function fastifyOptions(deps: AppDeps): FastifyHttpOptions<Server> {
         useDefaults: true,
       },
     },
+    schemaController: { compilersFactory: sharedCompilers },
     frameworkErrors: frameworkError,
     clientErrorHandler: answerClientError,
     // Node answers a missing Host without the envelope; requireOneHost answers it instead.
@@ -81,6 +87,35 @@ function fastifyOptions(deps: AppDeps): FastifyHttpOptions<Server> {
     // One access line per request only when asked for (logAccess); never Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
   };
+}
+
+const hubs = new WeakMap<object, StreamHub>();
+
+/** The price-stream hub an app serves from (tests tick it with their manual clock). */
+export function streamHubOf(app: object): StreamHub | undefined {
+  return hubs.get(app);
+}
+
+/** The deps' hub, or one of the app's own (closed with the app). */
+function streamHub(app: App, deps: AppDeps, views: BookViews): StreamHub {
+  const hub = deps.streamHub ?? ownStreamHub(app, deps, views);
+  app.addHook('preClose', async () => hub.endStreams());
+  hubs.set(app, hub);
+  return hub;
+}
+
+function ownStreamHub(app: App, deps: AppDeps, views: BookViews): StreamHub {
+  const hub = new StreamHub({
+    book: deps.book,
+    clock: deps.clock,
+    feeModel: deps.feeModel ?? DEFAULT_FEE_MODEL,
+    healthStatuses: (game, now) =>
+      new Map(readMarketHealth(deps, views, game, now).rows.map((row) => [row.id, row.status])),
+    ...(deps.streamReplayMs !== undefined ? { replayMs: deps.streamReplayMs } : {}),
+    ...(deps.streamTickMs !== undefined ? { tickMs: deps.streamTickMs } : {}),
+  });
+  app.addHook('onClose', async () => hub.close());
+  return hub;
 }
 
 export async function buildApp(deps: AppDeps, routeSets: readonly RouteSet[] = []): Promise<App> {
@@ -129,6 +164,7 @@ export async function buildApp(deps: AppDeps, routeSets: readonly RouteSet[] = [
   schemaRoutes(app, deps);
   liquidityBulkRoutes(app, deps);
   liquidityRoutes(app, deps);
+  streamRoutes(app, deps, streamHub(app, deps, views));
   for (const routeSet of routeSets) await routeSet(app, deps, views);
   return app;
 }

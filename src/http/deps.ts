@@ -20,6 +20,7 @@ import type { BulkLiquidityProvider } from '../liquidity/bulk-cache.ts';
 import type { GameReads, SchemaProvider } from '../schema/provider.ts';
 import type { TrustProxy } from '../access/trust-proxy.ts';
 import type { PreparedPayload } from '../domain/prepared-payload.ts';
+import type { StreamHub } from './stream/hub.ts';
 
 export type { PreparedPayload };
 
@@ -119,6 +120,12 @@ export interface AppDeps {
   history?: HistoryStore;
   /** Request latency and quota refusals for the metrics endpoint; nothing is measured without. */
   metrics?: HttpMetrics;
+  /** The price streams' hub; buildApp makes its own when absent (stream/hub.ts). */
+  streamHub?: StreamHub;
+  /** How long stream events stay replayable (default 10 min). */
+  streamReplayMs?: number;
+  /** The hub's tick period (default 1 s; 0: the caller ticks it, as tests with a manual clock do). */
+  streamTickMs?: number;
   /** Answer latest-state cache hits in front of Fastify (read-cache/fast-reads.ts; default true). */
   fastReads?: boolean;
 }

@@ -29,6 +29,8 @@ const ROUTES = [
   '/v2/liquidity/batch',
   '/v1/liquidity/items',
   '/v1/liquidity/items/manifest',
+  '/v1/stream',
+  '/v2/stream',
 ];
 
 describe('OpenAPI and docs', () => {

@@ -3,7 +3,7 @@
  * each distinct page is built (in slices, by the caller's builder) at most once per
  * `minIntervalMs` while its source keeps changing, and not again while the source is unchanged;
  * readers of a page being built share that build. Pages are kept newest-used first up to
- * `maxBytes` of JSON and gzip together, so a crawl of many cursors cannot grow the heap.
+ * `maxBytes` of gzip, so a crawl of many cursors cannot grow the heap.
  */
 import type { Clock } from '../domain/clock.ts';
 import type { PreparedPayload } from '../domain/prepared-payload.ts';
@@ -24,7 +24,7 @@ interface Held {
   bytes: number;
 }
 
-const sizeOf = (page: PreparedPayload) => page.json.length + page.gzip.length;
+const sizeOf = (page: PreparedPayload) => page.gzip.length;
 
 export class PreparedPages {
   /** Insertion order is use order: the first entry is the least recently used. */

@@ -79,8 +79,8 @@ async function itemsBody(manifest: string, items: EncodedChunks, slicer: Slicer,
     if (slicer.due()) await slicer.pause();
   }
   writer.write('}');
-  const { json, gzip } = await writer.finish(slicer);
-  return { json, gzip };
+  const { jsonBytes, gzip } = await writer.finish(slicer);
+  return { jsonBytes, gzip };
 }
 
 export class BulkLiquidityCache implements BulkLiquidityProvider {
@@ -157,7 +157,10 @@ export class BulkLiquidityCache implements BulkLiquidityProvider {
       itemCount: catalog.items.length,
       builtAt,
       items: await itemsBody(manifest, items, slicer, level),
-      manifest: await preparedText(manifest, level).then(({ json, gzip }) => ({ json, gzip })),
+      manifest: await preparedText(manifest, level).then(({ jsonBytes, gzip }) => ({
+        jsonBytes,
+        gzip,
+      })),
     };
     this.itemsHash = hash;
     this.snapshot = snapshot;

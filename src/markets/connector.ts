@@ -96,10 +96,22 @@ export interface SigningContext {
   body: string;
 }
 
+/** A failed request as the shared HTTP client classified it. */
+export interface RequestFailure {
+  kind: FetchFailure;
+  status: number | null;
+  detail: string;
+}
+
 export interface Connector {
   readonly info: ConnectorInfo;
   requests(ctx: PollContext): ConnectorRequest[];
   readonly parsers: Readonly<Record<string, ResponseParser>>;
+  /**
+   * A market-specific reading of a failed request (e.g. CSFloat's "Disable your VPN" 403 is
+   * a refusal of this address, not of the key); null keeps the client's kind.
+   */
+  reclassify?(request: ConnectorRequest, failure: RequestFailure): PageResult['failure'] | null;
   /** Extra headers computed at send time (request signatures). Pure given its context. */
   sign?(ctx: SigningContext): Record<string, string>;
   /** Upper bound on requests per poll, pagination included (default 50). */

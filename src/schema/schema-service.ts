@@ -48,6 +48,7 @@ export class SchemaService {
   private secret: Buffer | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private serving = false;
+  private synced: Promise<void> | null = null;
 
   constructor(private readonly options: SchemaServiceOptions) {
     for (const game of GAMES)
@@ -57,13 +58,25 @@ export class SchemaService {
   /** Loads, syncs the package catalog and builds every snapshot (a serving process). */
   async start(): Promise<void> {
     const secret = await this.options.store.cursorSecret();
-    for (const game of GAMES) {
-      this.absorb(game, await this.options.store.entriesAfter(game, 0));
-      await this.sync(game, await desiredInSlices(this.options.sources[game].items), true);
-      await this.rebuild(game);
-    }
+    await this.syncSources();
+    for (const game of GAMES) await this.rebuild(game);
     this.serving = true;
     this.secret = secret;
+  }
+
+  /**
+   * Loads every game's log and syncs it with the package catalog, once. A first start writes
+   * every item in one synchronous transaction per game (seconds for the full CS2 catalog), so a
+   * serving process awaits this before it listens.
+   */
+  syncSources(): Promise<void> {
+    this.synced ??= (async () => {
+      for (const game of GAMES) {
+        this.absorb(game, await this.options.store.entriesAfter(game, 0));
+        await this.sync(game, await desiredInSlices(this.options.sources[game].items), true);
+      }
+    })();
+    return this.synced;
   }
 
   /** Loads the logs only (an ingest process that learns items and serves nothing). */

@@ -5,6 +5,7 @@
  * agree, the cursor secret is stable, and the game switch round-trips.
  */
 import { describe, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import assert from 'node:assert/strict';
 import { manualClock, type ManualClock } from '../domain/clock.ts';
 import type { CatalogItem } from '../domain/item.ts';
@@ -103,7 +104,7 @@ export function schemaStoreContract(name: string, setup: OpenSchemaStore): void 
         assert.equal(removal.removed, true);
         assert.equal(removal.version, T0 + 1);
         assert.equal(removal.record.marketHashName, 'Item b');
-        const body = JSON.parse(later.snapshot('cs2')!.json.toString());
+        const body = JSON.parse(gunzipSync(later.snapshot('cs2')!.gzip).toString());
         assert.equal(body.itemCount, 1);
         assert.equal(body.schemaVersion, T0 + 1);
       });
@@ -139,7 +140,7 @@ export function schemaStoreContract(name: string, setup: OpenSchemaStore): void 
           heard.flat().map((record) => record.marketHashName),
           ['Brand New Case'],
         );
-        const body = JSON.parse(serving.snapshot('cs2')!.json.toString());
+        const body = JSON.parse(gunzipSync(serving.snapshot('cs2')!.gzip).toString());
         assert.equal(body.items['Brand New Case'].version, T0 + 5_000);
 
         clock.advance(5_000);

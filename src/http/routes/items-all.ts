@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.ts';
-import type { PreparedBytes } from '../../domain/prepared-payload.ts';
+import { jsonStream, type PreparedBytes } from '../../domain/prepared-payload.ts';
 import type { App } from '../app-type.ts';
 import type { AppDeps } from '../deps.ts';
 import { keyGate } from '../plugins/key-gate.ts';
@@ -49,7 +49,8 @@ export function sendPrepared(
   if (acceptsGzip(request.headers['accept-encoding'])) {
     return reply.header('Content-Encoding', 'gzip').send(payload.gzip);
   }
-  return reply.send(payload.json);
+  reply.header('Content-Length', payload.jsonBytes);
+  return reply.send(jsonStream(payload));
 }
 
 export function itemsAllRoutes(app: App, deps: AppDeps): void {

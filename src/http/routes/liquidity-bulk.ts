@@ -14,7 +14,7 @@ import type { AppDeps } from '../deps.ts';
 import { keyGate } from '../plugins/key-gate.ts';
 import { errorResponses, KEY_GATED_ERRORS } from '../schemas/common.ts';
 import { LiquidityItems, LiquidityManifest } from '../schemas/liquidity.ts';
-import { acceptsGzip, etagMatches, NOT_READY_RETRY_SECONDS } from './items-all.ts';
+import { etagMatches, NOT_READY_RETRY_SECONDS, sendPrepared } from './items-all.ts';
 
 function heldVersionMatches(header: string | undefined, snapshot: BulkLiquiditySnapshot) {
   if (etagMatches(header, snapshot.etag)) return true;
@@ -33,17 +33,11 @@ export function liquidityBulkRoutes(app: App, deps: AppDeps): void {
     async (request: FastifyRequest, reply: FastifyReply) => {
       const snapshot = deps.liquidityBulk?.current() ?? null;
       if (!snapshot) throw notReady();
-      reply.header('ETag', snapshot.etag).header('Vary', 'Accept-Encoding');
-      reply.header('Cache-Control', 'no-cache');
       if (heldVersionMatches(request.headers['if-none-match'], snapshot)) {
-        return reply.code(304).send();
+        reply.header('ETag', snapshot.etag).header('Vary', 'Accept-Encoding');
+        return reply.header('Cache-Control', 'no-cache').code(304).send();
       }
-      const bytes = pick(snapshot);
-      reply.type('application/json; charset=utf-8');
-      if (acceptsGzip(request.headers['accept-encoding'])) {
-        return reply.header('Content-Encoding', 'gzip').send(bytes.gzip);
-      }
-      return reply.send(bytes.json);
+      return sendPrepared(request, reply, { ...pick(snapshot), etag: snapshot.etag });
     };
 
   const common = {

@@ -3,9 +3,12 @@
  * listing, as `[{market_hash_name | expression, hybrid_properties?, price (cents), qty}]`.
  * Orders by plain name form the bid ladder of the asked name; orders with a float/seed
  * `expression` or `hybrid_properties` constraints (float range, paint seeds, paint index,
- * stickers) bid only for some copies of the item and are left out. Sources: `connector.ts`.
+ * stickers) bid only for some copies of the item and are left out. One public client reports
+ * CSFloat refusing these reads from datacenter addresses with "Disable your VPN"
+ * (connector-audit.md #4): such a refusal, in a 4xx or in the body, fails the request as
+ * `blocked` and says so, never reads as an empty book. Sources: `connector.ts`.
  */
-import type { PageResult, ParseContext } from '../connector.ts';
+import type { ConnectorRequest, PageResult, ParseContext, RequestFailure } from '../connector.ts';
 import {
   ResultBuilder,
   fail,
@@ -49,8 +52,34 @@ function readBid(order: Record<string, unknown>, wanted: string): Read<Bid> | nu
   return { ok: true, value: { price: price.value, quantity } };
 }
 
+const VPN_REFUSAL = /\bvpn\b/i;
+
+function addressRefused(said: string): PageResult['failure'] {
+  return {
+    kind: 'blocked',
+    detail: `CSFloat refuses buy-order reads from this address (${said.slice(0, 120)}): it refuses datacenter and VPN addresses, so bids need a residential one`,
+  };
+}
+
+/** A 4xx whose text is the VPN refusal is a refusal of this address, not of the key. */
+export function reclassifyBuyOrders(
+  request: ConnectorRequest,
+  failure: RequestFailure,
+): PageResult['failure'] | null {
+  if (request.kind !== 'buy_orders' || !VPN_REFUSAL.test(failure.detail)) return null;
+  return addressRefused(failure.detail);
+}
+
+function refusalText(body: unknown): string | null {
+  if (!isRecord(body)) return null;
+  const said = [body.message, body.error, body.detail].find((text) => typeof text === 'string');
+  return typeof said === 'string' && VPN_REFUSAL.test(said) ? said : null;
+}
+
 /** The ladder of every plain order; one unreadable order rejects the side (it would be partial). */
 export function parseBuyOrders(body: unknown, ctx: ParseContext): PageResult {
+  const refused = refusalText(body);
+  if (refused !== null) return { observations: [], rejected: [], failure: addressRefused(refused) };
   if (!Array.isArray(body)) return malformedBody('expected an array of buy orders');
   const wanted = requestedItem(ctx);
   if (wanted === null) return malformedBody('buy-orders request names no item');

@@ -25,7 +25,8 @@
  *   `expression` are float/seed-conditional (BetterFloat `BuyOrderData`; OSS clients in public
  *   code filter them the same way); `hybrid_properties` carry float, seed, paint-index or sticker
  *   constraints, so those orders are left out too. Not in the official docs; the maximum
- *   `limit` is unknown (OSS clients ask 10 or 20: we ask 20).
+ *   `limit` is unknown (OSS clients ask 10 or 20: we ask 20). A refusal naming a VPN
+ *   (datacenter addresses, per one OSS proxy tester) fails as `blocked` with that reason.
  * - `GET /history/{market_hash_name}/sales` → sold listings `[{id, price, sold_at, state, item}]`
  *   (BetterFloat `HistorySalesData`). Not in the official docs; every client found sends the
  *   key (markets.md says [oss] it works without), so we only ask with the key.
@@ -46,7 +47,7 @@
 import { MINUTE } from '../../domain/clock.ts';
 import type { Connector, ConnectorRequest, PollContext } from '../connector.ts';
 import { bulkGet } from '../formats/bulk-asks.ts';
-import { parseBuyOrders } from './buy-orders.ts';
+import { parseBuyOrders, reclassifyBuyOrders } from './buy-orders.ts';
 import { parseListings } from './listings.ts';
 import { parseDopplerPriceList, parsePriceList } from './price-list.ts';
 import { parseSales } from './sales.ts';
@@ -150,6 +151,7 @@ export const connector: Connector = {
       'asks (lowest price, listing count) for every item and Doppler phase; with a key: listings with floats and phases, ask/bid ladders and sales for priority items',
   },
   requests,
+  reclassify: reclassifyBuyOrders,
   parsers: {
     price_list: parsePriceList,
     doppler_price_list: parseDopplerPriceList,

@@ -15,10 +15,27 @@ import type { Observation } from '../../domain/observation.ts';
 import type { ConnectorRequest } from '../connector.ts';
 import type { Rejection } from '../market-adapter.ts';
 
+/**
+ * Where a real response came from: a marketplace's own doc example or a recorded answer in a
+ * permissively licensed public repository. Expected values of such a fixture are worked out by
+ * hand from the raw body.
+ */
+export interface Capture {
+  /** URL, or repository + path, of the body as published. */
+  source: string;
+  /** The repository commit, when the source is one. */
+  commit?: string;
+  /** When it was taken from the source (YYYY-MM-DD). */
+  retrieved: string;
+  licence: string;
+}
+
 export interface ResponseFixture {
   file: string;
   description: string;
   source: string;
+  /** Set on fixtures made from responses a real marketplace sent (docs/markets.md "verified on"). */
+  capture?: Capture;
   now: string;
   request: ConnectorRequest;
   response: { status?: number; headers?: Record<string, string>; body: unknown };
@@ -72,6 +89,11 @@ export function loadFixtures(market: string): Fixture[] {
 
 export function responseFixtures(market: string): ResponseFixture[] {
   return loadFixtures(market).filter((fixture) => !isPlanFixture(fixture)) as ResponseFixture[];
+}
+
+/** The response fixtures made from real responses (with their `capture` provenance). */
+export function captureFixtures(market: string): ResponseFixture[] {
+  return responseFixtures(market).filter((fixture) => fixture.capture !== undefined);
 }
 
 /** The fixtures a stand-in serves: every response fixture not marked `serve: false`. */

@@ -25,16 +25,20 @@
  *   same pages on their own budgets, so each polls every 15 minutes (not 5) and follows at
  *   most 30 pages (30 000 groups), one request per 2 seconds: CS2 and Rust together then send
  *   at most 60 requests per 15 minutes per view (240 an hour), which is the budget.
+ * - The store view asks with `isForStore=1`: public clients send `isForStore=0/1` and
+ *   BetterFloat reads `storePrice` only on the site's store page, where it is optional in the
+ *   trade view (connector-audit.md #16) [?: unconfirmed]. A store answer whose rows lack
+ *   `storePrice` has each row refused (`no storePrice`), so the poll fails as `no_data` with
+ *   that reason, never priced from the trade value.
  * - Caveats: an OSS probe reported this endpoint answering 404 (markets.md, "tradeit"), while
  *   BetterFloat's current code still reads it; SCMM sent browser-like headers to get past the
- *   site's Cloudflare rules. We send neither, so a block shows up as a failed poll, not as
- *   wrong prices. The default view is grouped: one representative row per group, whose price
+ *   site's Cloudflare rules. We send neither, so a challenge page fails the poll as `blocked`
+ *   (the shared HTTP client), not as wrong prices. The default view is grouped: one representative row per group, whose price
  *   is taken as the group's ask (as SCMM does); floats, paint indexes and inspect links of that
  *   one row are not read as listings.
  */
 import { MINUTE, SECOND } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
-import type { MarketId } from '../../domain/markets.ts';
 import type { RawLevel } from '../../domain/observation.ts';
 import type {
   Connector,
@@ -54,13 +58,22 @@ export const MAX_PAGES = 30;
 const APP_ID: Readonly<Record<Game, number>> = { cs2: 730, rust: 252490 };
 const NO_TIME = { at: null, kind: null };
 
-export function inventoryPage(game: Game, offset: number): ConnectorRequest {
+type View = 'tradeit-store' | 'tradeit-trade';
+
+export function inventoryPage(game: Game, offset: number, view: View): ConnectorRequest {
+  const query = {
+    gameId: APP_ID[game],
+    sortType: 'Popularity',
+    offset,
+    limit: PAGE,
+    fresh: 'true',
+  };
   return {
     kind: 'inventory',
     game,
     method: 'GET',
     path: '/api/v2/inventory/data',
-    query: { gameId: APP_ID[game], sortType: 'Popularity', offset, limit: PAGE, fresh: 'true' },
+    query: view === 'tradeit-store' ? { ...query, isForStore: 1 } : query,
     timeoutMs: 60_000,
   };
 }
@@ -124,7 +137,7 @@ function collect(
 }
 
 /** A parser reading `field` as the ask of `market`, with the next page while pages are full. */
-export function inventoryParser(market: MarketId, field: 'storePrice' | 'price'): ResponseParser {
+export function inventoryParser(market: View, field: 'storePrice' | 'price'): ResponseParser {
   return (body: unknown, ctx: ParseContext): PageResult => {
     const rows = isRecord(body) ? body.items : undefined;
     const counts = isRecord(body) ? readCounts(body.counts) : null;
@@ -141,14 +154,14 @@ export function inventoryParser(market: MarketId, field: 'storePrice' | 'price')
     }
     const result: PageResult = out.result();
     const offset = readCount(ctx.request.query?.offset) ?? 0;
-    if (rows.length >= PAGE) result.next = [inventoryPage(ctx.game, offset + PAGE)];
+    if (rows.length >= PAGE) result.next = [inventoryPage(ctx.game, offset + PAGE, market)];
     return result;
   };
 }
 
 /** The connector of one view; only the id, names and price field differ. */
 export function tradeitConnector(
-  id: 'tradeit-store' | 'tradeit-trade',
+  id: View,
   displayName: string,
   field: 'storePrice' | 'price',
   supplies: string,
@@ -172,7 +185,7 @@ export function tradeitConnector(
       credentials: [],
       supplies,
     },
-    requests: (ctx) => [inventoryPage(ctx.game, 0)],
+    requests: (ctx) => [inventoryPage(ctx.game, 0, id)],
     parsers: { inventory: inventoryParser(id, field) },
     maxRequestsPerPoll: MAX_PAGES,
   };
