@@ -29,7 +29,7 @@ import { marketPlan } from './market-plan.ts';
 import { createServiceMetrics } from './metrics.ts';
 import { needsFirstBackfill } from './first-backfill.ts';
 import { createSourceIngest } from './source-ingest.ts';
-import { createPriceStore } from './stores.ts';
+import { createPriceStore, INGEST_POOL } from './stores.ts';
 import type { Redis } from 'ioredis';
 
 export interface IngestRole {
@@ -97,11 +97,16 @@ export async function startIngestRole(
     const metricsUrl = metrics ? await metrics.listen() : null;
     if (metrics) closers.add(() => metrics.close());
     const ingestMetrics = metrics?.ingest();
-    const { prices: store, history } = createPriceStore(config, clock, {
-      onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
-    });
+    const opened = createPriceStore(
+      config,
+      clock,
+      { onFoldError: (message) => logger.error({ message }, 'rollup fold failed') },
+      INGEST_POOL,
+    );
+    const { prices: store, history } = opened;
     closers.add(() => store.close());
     await store.init();
+    await opened.warm?.();
     const bus = createRedisChangeBus({ url: redisUrl, prefix: config.redisPrefix, logger });
     closers.add(() => bus.close());
     const redis = openRedis(redisUrl, leaseConnectionOptions(config.leaseMs));
