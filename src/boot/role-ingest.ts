@@ -1,11 +1,11 @@
 /**
  * Role `ingest`: polls the markets in-process (no API; with `metricsPort`, the operator metrics
  * listener with the ingest metrics), writes the shared PostgreSQL store and publishes every
- * committed batch on the Redis change bus. Each market is polled only while this
- * process holds its Redis lease (`<prefix>lease:<market>`, ttl `leaseMs`, renewed every ttl/3)
- * and its results are written under the lease's fencing token:
- * a second ingest process is a hot standby that takes over within about ttl + ttl/3 of the
- * holder's last renewal and polls the markets it gained within a second. Retention runs on a
+ * committed batch on the Redis change bus. Each market is polled only while this process
+ * holds its Redis lease (`<prefix>lease:<market>`, ttl `leaseMs`, renewed every ttl/3) and its
+ * results are written under the lease's fencing token: a second ingest process is a hot
+ * standby (pool warm, catalog loaded) that takes over within ttl + 1 s of the holder's last
+ * renewal and polls the markets it gained within a second. Retention runs on a
  * process that holds at least one lease; the simulator backfill of an empty store runs under
  * its own lease, so two processes starting together backfill once.
  */
