@@ -16,6 +16,7 @@ import { benchFailover } from './failover.ts';
 import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-out.ts';
 import { benchApiScaling } from './scaling.ts';
 import { benchTerminal } from './terminal.ts';
+import { benchStream } from './stream.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -83,6 +84,10 @@ if (wanted('failover')) {
 if (wanted('restart')) {
   console.log('\n## restart: the default server restarted on its data dir, time and boot steps');
   await benchRestart();
+}
+if (wanted('stream')) {
+  console.log('\n## stream: 1,000 open price streams, ingest → client latency, HTTP-thread cost');
+  await benchStream();
 }
 if (!wanted('reads history scale-out')) process.exit(0);
 console.log(

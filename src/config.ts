@@ -7,7 +7,7 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import ipaddr from 'ipaddr.js';
-import { parseTrustProxy, TrustProxyError } from './http/trust-proxy.ts';
+import { parseTrustProxy, TrustProxyError } from './access/trust-proxy.ts';
 
 export const ROLES = ['all', 'api', 'ingest'] as const;
 export type Role = (typeof ROLES)[number];
@@ -59,7 +59,7 @@ export const ServeConfigSchema = Type.Object({
   terminal: Type.Boolean({ default: true }),
   /** Terminal route requests per client IP per minute. */
   terminalPerMinute: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 120 }),
-  /** `true`, `false` or the trusted proxies' addresses / CIDR ranges (http/trust-proxy.ts). */
+  /** `true`, `false` or the trusted proxies' addresses / CIDR ranges (access/trust-proxy.ts). */
   trustProxy: Type.String({ default: 'false' }),
   leaseMs: Type.Integer({ minimum: 300, maximum: 600_000, default: 15_000 }),
   /** The operator listener for Prometheus metrics; unset: no metrics (see boot/metrics.ts). */

@@ -160,12 +160,18 @@ export class StreamHub {
     this.expire(now);
   }
 
+  /** Ends every open stream (clients resume by id elsewhere). */
+  endStreams(): void {
+    for (const subscriber of [...this.all]) {
+      this.detach(subscriber);
+      subscriber.sink.close();
+    }
+  }
+
   close(): void {
     this.stopListening();
     if (this.timer) clearInterval(this.timer);
-    for (const subscriber of [...this.all]) subscriber.sink.close();
-    this.all.clear();
-    this.subscribers.clear();
+    this.endStreams();
   }
 
   private snapshotFrame(request: Subscription, now: number): string {
