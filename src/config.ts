@@ -45,6 +45,11 @@ export const ServeConfigSchema = Type.Object({
   simItems: Type.Integer({ minimum: 0, default: 0 }),
   fxFile: Type.Union([Type.String(), Type.Null()], { default: null }),
   feesFile: Type.Union([Type.String(), Type.Null()], { default: null }),
+  /** Origin of Steam's public inventory endpoint (src/inventory); a stand-in in tests. */
+  inventoryUrl: Type.String({
+    pattern: '^https?://[^\\s/]+',
+    default: 'https://steamcommunity.com',
+  }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -82,6 +87,7 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   simItems: 'PRICING_SIM_ITEMS',
   fxFile: 'PRICING_FX_FILE',
   feesFile: 'PRICING_FEES_FILE',
+  inventoryUrl: 'PRICING_INVENTORY_URL',
   logLevel: 'LOG_LEVEL',
   accessLog: 'PRICING_ACCESS_LOG',
   terminal: 'PRICING_TERMINAL',
