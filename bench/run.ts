@@ -12,9 +12,11 @@ import { benchPinnedReads } from './pinned.ts';
 import { benchReadBounds } from './reads-bounds.ts';
 import { benchRestart } from './restart.ts';
 import { benchSchema } from './schema.ts';
+import { benchFailover } from './failover.ts';
 import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-out.ts';
 import { benchApiScaling } from './scaling.ts';
 import { benchTerminal } from './terminal.ts';
+import { benchStream } from './stream.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -75,9 +77,17 @@ if (wanted('footprint')) {
   console.log('\n## footprint: the default npm start server: start, RSS, disk, items/all');
   await benchFootprint();
 }
+if (wanted('failover')) {
+  console.log('\n## failover: kill -9 of the active ingest, the standby takes over');
+  await benchFailover(DATABASE_URL, REDIS_URL);
+}
 if (wanted('restart')) {
   console.log('\n## restart: the default server restarted on its data dir, time and boot steps');
   await benchRestart();
+}
+if (wanted('stream')) {
+  console.log('\n## stream: 1,000 open price streams, ingest → client latency, HTTP-thread cost');
+  await benchStream();
 }
 if (!wanted('reads history scale-out')) process.exit(0);
 console.log(

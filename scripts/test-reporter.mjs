@@ -5,7 +5,10 @@
  * Here `skipped` counts both, each skipped suite or test is listed with its reason, and when
  * DATABASE_URL and REDIS_URL are both set (as in CI) anything skipped fails the run: with both
  * services present no suite has a reason to skip.
+ * The summary also names the slowest test files (wall time of each file's process), and with
+ * TEST_TIMINGS=<path> every file's time is written there, slowest first, one `ms<TAB>file` a line.
  */
+import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { spec, tap } from 'node:test/reporters';
@@ -34,12 +37,26 @@ function skipOf(event) {
   return { kind, name: event.data.name, file, reason };
 }
 
+const SLOWEST_SHOWN = 10;
+
+/** A whole file's completion (Node reports one per file, named by its path), else null. */
+function fileTimeOf(event) {
+  if (event.type !== 'test:complete' || event.data.nesting !== 0) return null;
+  const { file, name, details } = event.data;
+  if (file === undefined || name !== file || details?.duration_ms === undefined) return null;
+  return { file: relative(process.cwd(), file), ms: Math.round(details.duration_ms) };
+}
+
+export function slowestFirst(fileTimes) {
+  return [...fileTimes].sort((a, b) => b.ms - a.ms);
+}
+
 function diagnostic(message) {
   return { type: 'test:diagnostic', data: { nesting: 0, message } };
 }
 
 /** Lines of the final summary, `skipped` recounted, then one line per skip. */
-export function summaryLines(runnerLines, skips, forbidden) {
+export function summaryLines(runnerLines, skips, forbidden, fileTimes = []) {
   const suites = skips.filter((skip) => skip.kind === 'suite').length;
   const lines = runnerLines.map((line) =>
     line.startsWith('skipped ')
@@ -48,6 +65,12 @@ export function summaryLines(runnerLines, skips, forbidden) {
   );
   for (const skip of skips) {
     lines.push(`skipped ${skip.kind}: ${skip.name} (${skip.reason}) ${skip.file}`.trimEnd());
+  }
+  if (fileTimes.length > 0) {
+    lines.push('slowest files:');
+    for (const { ms, file } of slowestFirst(fileTimes).slice(0, SLOWEST_SHOWN)) {
+      lines.push(`  ${ms} ms ${file}`);
+    }
   }
   if (forbidden && skips.length > 0) {
     lines.push('fail: DATABASE_URL and REDIS_URL are set, so nothing may be skipped');
@@ -64,15 +87,21 @@ async function* recounted(source, state) {
     }
     const skip = skipOf(event);
     if (skip) state.skips.push(skip);
+    const fileTime = fileTimeOf(event);
+    if (fileTime) state.fileTimes.push(fileTime);
     yield event;
   }
-  for (const line of summaryLines(runnerLines, state.skips, state.forbidden)) {
+  if (process.env.TEST_TIMINGS) {
+    const lines = slowestFirst(state.fileTimes).map(({ ms, file }) => `${ms}\t${file}\n`);
+    writeFileSync(process.env.TEST_TIMINGS, lines.join(''));
+  }
+  for (const line of summaryLines(runnerLines, state.skips, state.forbidden, state.fileTimes)) {
     yield diagnostic(line);
   }
 }
 
 export default async function* reporter(source) {
-  const state = { skips: [], forbidden: skipsForbidden() };
+  const state = { skips: [], fileTimes: [], forbidden: skipsForbidden() };
   const events = recounted(source, state);
   const output = process.stdout.isTTY ? Readable.from(events).pipe(new spec()) : tap(events);
   for await (const chunk of output) yield chunk;

@@ -13,6 +13,7 @@ commands:
         [--source sim|none] [--seed N] [--backfill-days 7] [--backfill-items 150] [--sim-items N]
         [--fx FILE] [--fees FILE] [--log-level info] [--database-url URL] [--pg-schema NAME]
         [--redis-url URL] [--redis-prefix P] [--lease-ms 15000]
+        [--source live [--markets FILE] [--record DIR [--record-max-mb 256]]]
   accounts create NAME --plan developer|pro|enterprise [--per-minute N] [--monthly N] [--data DIR]
   accounts set NAME [--plan P] [--status active|inactive|expired] [--per-minute N|none]
                     [--monthly N|none] [--data DIR]
@@ -26,6 +27,8 @@ commands:
   games learned [--game cs2|rust] [--json] [--data DIR]   (items learned from steamcommunity)
   markets check [--markets FILE] [--market ID]... [--json] [--fx FILE] [--timeout SECONDS]
         (one round of real requests per enabled live market; exit 3 when one failed)
+  replay DIR [--data DIR] [--fx FILE]   (a serve --record recording through ingest into the store)
+  replay DIR --to-fixture OUT [--market ID]...   (its newest answers as connector fixtures)
 
 exit codes: 0 done, 1 failed, 2 usage error, 3 import rejected some lines (the rest is stored)
 or a checked market failed.
@@ -42,6 +45,7 @@ const COMMANDS: Record<string, () => Promise<Handler>> = {
   import: async () => (await import('./cli/import.ts')).importCommand,
   games: async () => (await import('./cli/games.ts')).gamesCommand,
   markets: async () => (await import('./cli/markets.ts')).marketsCommand,
+  replay: async () => (await import('./cli/replay.ts')).replayCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

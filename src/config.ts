@@ -7,7 +7,7 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import ipaddr from 'ipaddr.js';
-import { parseTrustProxy, TrustProxyError } from './http/trust-proxy.ts';
+import { parseTrustProxy, TrustProxyError } from './access/trust-proxy.ts';
 
 export const ROLES = ['all', 'api', 'ingest'] as const;
 export type Role = (typeof ROLES)[number];
@@ -44,6 +44,10 @@ export const ServeConfigSchema = Type.Object({
   backfillItems: Type.Integer({ minimum: 0, default: 150 }),
   simItems: Type.Integer({ minimum: 0, default: 0 }),
   fxFile: Type.Union([Type.String(), Type.Null()], { default: null }),
+  /** `--record DIR` (live only): every upstream response is written there (boot/recording/). */
+  recordDir: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null }),
+  /** The recording's size bound: the oldest segments are deleted beyond it. */
+  recordMaxMb: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 256 }),
   feesFile: Type.Union([Type.String(), Type.Null()], { default: null }),
   /** Origin of Steam's public inventory endpoint (src/inventory); a stand-in in tests. */
   inventoryUrl: Type.String({
@@ -60,7 +64,7 @@ export const ServeConfigSchema = Type.Object({
   terminal: Type.Boolean({ default: true }),
   /** Terminal route requests per client IP per minute. */
   terminalPerMinute: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 120 }),
-  /** `true`, `false` or the trusted proxies' addresses / CIDR ranges (http/trust-proxy.ts). */
+  /** `true`, `false` or the trusted proxies' addresses / CIDR ranges (access/trust-proxy.ts). */
   trustProxy: Type.String({ default: 'false' }),
   leaseMs: Type.Integer({ minimum: 300, maximum: 600_000, default: 15_000 }),
   /** The operator listener for Prometheus metrics; unset: no metrics (see boot/metrics.ts). */
@@ -86,6 +90,8 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   backfillItems: 'PRICING_BACKFILL_ITEMS',
   simItems: 'PRICING_SIM_ITEMS',
   fxFile: 'PRICING_FX_FILE',
+  recordDir: 'PRICING_RECORD_DIR',
+  recordMaxMb: 'PRICING_RECORD_MAX_MB',
   feesFile: 'PRICING_FEES_FILE',
   inventoryUrl: 'PRICING_INVENTORY_URL',
   logLevel: 'LOG_LEVEL',
@@ -185,6 +191,15 @@ function checkMetrics(config: ServeConfig): void {
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
 }
 
+/** Only upstream responses are recorded: with the simulator or no source there are none. */
+function checkRecording(config: ServeConfig): void {
+  if (config.recordDir !== null && config.source !== 'live') {
+    throw new ConfigError(
+      `invalid configuration: recordDir (--record) needs --source live, not ${config.source}`,
+    );
+  }
+}
+
 function checkTrustProxy(config: ServeConfig): void {
   try {
     parseTrustProxy(config.trustProxy);
@@ -203,6 +218,7 @@ export function resolveServeConfig(
   const config = resolve(ServeConfigSchema, flags, env);
   checkRole(config);
   checkMetrics(config);
+  checkRecording(config);
   checkTrustProxy(config);
   return config;
 }

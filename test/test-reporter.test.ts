@@ -1,12 +1,13 @@
 /**
  * `npm test`'s runner (scripts/run-tests.mjs and its reporter) on a fixture project with a
  * skipped suite and a skipped test: the final summary counts both and lists them with their
- * reasons, and the run fails when DATABASE_URL and REDIS_URL are both set (as in CI).
+ * reasons, and the run fails when DATABASE_URL and REDIS_URL are both set (as in CI); the
+ * summary names the slowest files.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnv } from './cli-helpers.ts';
@@ -51,6 +52,14 @@ describe('npm test summary', () => {
     );
     assert.match(output, /skipped test: not today \(no reason given\) test\/fixture\.test\.ts/);
     assert.match(output, /pass 1/);
+  });
+
+  test('names the slowest files, and TEST_TIMINGS gets every file with its time', () => {
+    const timings = join(mkdtempSync(join(tmpdir(), 'timings-')), 'times.tsv');
+    const { code, output } = runTests(childEnv({ TEST_TIMINGS: timings }));
+    assert.equal(code, 0, output);
+    assert.match(output, /slowest files:\n# +\d+ ms test\/fixture\.test\.ts\n/);
+    assert.match(readFileSync(timings, 'utf8'), /^\d+\ttest\/fixture\.test\.ts\n$/);
   });
 
   test('with DATABASE_URL and REDIS_URL set (as in CI) a skip fails the run', () => {

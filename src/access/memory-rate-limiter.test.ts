@@ -2,9 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMemoryRateLimiter } from './memory-rate-limiter.ts';
 import { rateLimiterContract } from './rate-limiter-contract.ts';
-import { healthIpKey, healthIpLimits } from './health-limits.ts';
+import { clientIpKey } from './ip-gate.ts';
 import { MINUTE } from '../domain/clock.ts';
 import { fakeLedger, ledgerKey } from './monthly-usage-test-support.ts';
+
+const HEALTH_LIMITS = { perMinute: 60, monthly: null };
 
 rateLimiterContract('memory', () => createMemoryRateLimiter());
 
@@ -29,15 +31,15 @@ describe('memory limiter housekeeping', () => {
   test('the health limiter pools an IPv4 client with its IPv4-mapped IPv6 form', async () => {
     const limiter = createMemoryRateLimiter();
     const now = Date.parse('2026-11-03T12:00:00Z');
-    assert.equal(healthIpKey('::ffff:203.0.113.9'), healthIpKey('203.0.113.9'));
+    assert.equal(clientIpKey('::ffff:203.0.113.9'), clientIpKey('203.0.113.9'));
     for (let i = 0; i < 30; i += 1) {
-      await limiter.consume(healthIpKey('203.0.113.9'), healthIpLimits, now);
-      await limiter.consume(healthIpKey('::ffff:203.0.113.9'), healthIpLimits, now);
+      await limiter.consume(clientIpKey('203.0.113.9'), HEALTH_LIMITS, now);
+      await limiter.consume(clientIpKey('::ffff:203.0.113.9'), HEALTH_LIMITS, now);
     }
-    const refused = await limiter.consume(healthIpKey('203.0.113.9'), healthIpLimits, now);
+    const refused = await limiter.consume(clientIpKey('203.0.113.9'), HEALTH_LIMITS, now);
     assert.equal(refused.allowed, false);
     assert.equal(refused.month, null);
-    const otherIp = await limiter.consume(healthIpKey('198.51.100.1'), healthIpLimits, now);
+    const otherIp = await limiter.consume(clientIpKey('198.51.100.1'), HEALTH_LIMITS, now);
     assert.equal(otherIp.allowed, true);
   });
 });

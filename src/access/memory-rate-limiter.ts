@@ -107,6 +107,8 @@ function fillWindow(
 
 export interface MemoryRateLimiter extends RateLimiter {
   consumeNow(accountId: string, limits: QuotaLimits, now: number): QuotaDecision | null;
+  /** Lifts the account's month at `now` to at least `used` (a figure learnt elsewhere). */
+  raiseMonth(accountId: string, now: number, used: number): void;
   /** Counters currently held (minute + month), for tests and metrics. */
   trackedCounters(): number;
 }
@@ -179,6 +181,9 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
       if (limits.monthly !== null && seeds && !seeds.settled(accountId, month.at(now).start, now))
         return null;
       return decide(accountId, limits, now, reused, monthState);
+    },
+    raiseMonth(accountId, now, used) {
+      months.raise(accountId, month.at(now), used);
     },
     async close() {},
     trackedCounters: () => minutes.size() + months.size(),

@@ -125,9 +125,12 @@ describe('monthly usage ledger', () => {
       flushEveryMs: 20,
       logger: capturingLogger(),
     });
+    const timerWrote = new Promise<MonthlyUsage[]>((resolve) =>
+      ledger.onWritten(async (totals) => resolve(totals)),
+    );
     ledger.start();
     ledger.record('acc_a', MONTH);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    assert.deepEqual(await timerWrote, [{ accountId: 'acc_a', month: MONTH, used: 1 }]);
     assert.equal(await store.monthlyUsage('acc_a', MONTH), 1);
     ledger.record('acc_a', MONTH);
     await ledger.close();

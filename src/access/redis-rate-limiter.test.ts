@@ -6,7 +6,7 @@ import { accountKey, createRedisRateLimiter, monthKey } from './redis-rate-limit
 import { fakeLedger, ledgerKey } from './monthly-usage-test-support.ts';
 import type { QuotaLimits, RateLimiter } from './rate-limiter.ts';
 import { rateLimiterContract } from './rate-limiter-contract.ts';
-import { healthIpKey, healthIpLimits } from './health-limits.ts';
+import { clientIpKey } from './ip-gate.ts';
 import {
   REDIS_URL,
   delay,
@@ -14,6 +14,8 @@ import {
   needsRedis,
   testPrefix,
 } from '../events/redis-test-support.ts';
+
+const HEALTH_LIMITS = { perMinute: 60, monthly: null };
 
 const DEVELOPER: QuotaLimits = { perMinute: 60, monthly: 10_000 };
 
@@ -202,8 +204,8 @@ describe('Redis rate limiter', needsRedis, () => {
       const ipDecisions = await Promise.all(
         Array.from({ length: 61 }, (_, i) =>
           (i % 2 === 0 ? processA : processB).consume(
-            healthIpKey('::ffff:203.0.113.9'),
-            healthIpLimits,
+            clientIpKey('::ffff:203.0.113.9'),
+            HEALTH_LIMITS,
             now,
           ),
         ),

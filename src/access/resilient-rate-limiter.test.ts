@@ -70,6 +70,23 @@ describe('resilient limiter', () => {
     assert.equal(logger.lines.length, 1, 'a failed probe does not log again');
   });
 
+  test('an outage keeps counting the month down from the last figure the primary gave', async () => {
+    const limits: QuotaLimits = { perMinute: 1_000, monthly: 10_000 };
+    const { state, limiter: primary } = switchablePrimary(createMemoryRateLimiter());
+    const limiter = createResilientLimiter({
+      primary,
+      fallback: createMemoryRateLimiter(),
+      logger: capturingLogger(),
+      retryAfterMs: 5_000,
+    });
+    for (let i = 0; i < 40; i += 1) await limiter.consume('acc_a', limits, T0);
+    state.current = failing;
+    const during = await limiter.consume('acc_a', limits, T0 + 1);
+    assert.equal(during.month?.remaining, 10_000 - 41, 'not 9999: the 40 already used count');
+    const other = await limiter.consume('acc_b', limits, T0 + 2);
+    assert.equal(other.month?.remaining, 10_000 - 1, 'an account never seen starts from zero');
+  });
+
   test('recovers when the primary answers, and logs a new outage again', async () => {
     const logger = capturingLogger();
     const { state, limiter: primary } = switchablePrimary(failing);

@@ -5,7 +5,9 @@
  * an outage an account can get at most (number of API processes) × its limits, never unlimited
  * access and never an outage of the API itself. Requests counted locally are not copied into
  * Redis's counters directly; monthly ones reach it through the monthly usage ledger when one is
- * wired (boot/quotas.ts). The outage is logged once at error level; the primary is probed again
+ * wired (boot/quotas.ts). The fallback's month starts from the last figure the primary gave for
+ * the account (every answer lifts it), so `X-RateLimit-Remaining-Month` keeps counting down
+ * from where it was instead of restarting at the full allowance. The outage is logged once at error level; the primary is probed again
  * every `retryAfterMs` (on the callers' `now`), and its recovery is logged at info level.
  */
 import type { QuotaDecision, QuotaLimits, RateLimiter } from './rate-limiter.ts';
@@ -17,7 +19,8 @@ export interface ResilienceLogger {
 
 export interface ResilientLimiterOptions {
   primary: RateLimiter;
-  fallback: RateLimiter;
+  /** With `raiseMonth`, it learns each account's month usage from the primary's answers. */
+  fallback: RateLimiter & { raiseMonth?(accountId: string, now: number, used: number): void };
   logger: ResilienceLogger;
   /** How long to stay on the fallback before trying the primary again. */
   retryAfterMs: number;
@@ -63,6 +66,8 @@ export function createResilientLimiter(options: ResilientLimiterOptions): Resili
         return fallback.consume(accountId, limits, now);
       }
       onPrimaryAnswer(now);
+      const { month } = decision;
+      if (month) fallback.raiseMonth?.(accountId, now, month.limit - month.remaining);
       return decision;
     },
     async close() {

@@ -21,7 +21,7 @@ import { buildApp } from '../http/app.ts';
 import { ItemsAllCache } from '../http/items-all-cache.ts';
 import { BulkLiquidityCache } from '../liquidity/bulk-cache.ts';
 import { startServer } from '../http/server.ts';
-import { parseTrustProxy } from '../http/trust-proxy.ts';
+import { parseTrustProxy } from '../access/trust-proxy.ts';
 import type { FetchLog } from '../ingest/fetch-log.ts';
 import { DEFAULT_RETENTION, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
 import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';

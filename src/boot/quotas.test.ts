@@ -50,6 +50,26 @@ describe('createQuotaLimiters without Redis', () => {
   });
 });
 
+describe('createQuotaLimiters: the local fallback starts a month from the stored total', () => {
+  test('with Redis unreachable, Remaining-Month counts on from the 40 already stored', async () => {
+    const month = 202611;
+    const store = {
+      addMonthlyUsage: async () => [],
+      monthlyUsage: async (accountId: string, asked: number) =>
+        accountId === 'acct-1' && asked === month ? 40 : 0,
+    };
+    const quotas = createQuotaLimiters(
+      { redisUrl: 'redis://127.0.0.1:1', redisPrefix: 'x:' },
+      capture(),
+      store,
+    );
+    const limits = { perMinute: 100, monthly: 10_000 };
+    const decision = await quotas.limiter.consume('acct-1', limits, NOW);
+    assert.equal(decision.month?.remaining, 10_000 - 41);
+    await quotas.close();
+  });
+});
+
 describe('createQuotaLimiters with Redis', needsRedis, () => {
   test('two processes share one account budget; health counts apart from quotas', async () => {
     const prefix = testPrefix();

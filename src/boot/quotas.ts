@@ -9,7 +9,9 @@
  * (monthly-usage-ledger.ts) records every admitted request under a monthly cap and writes the
  * counts every MONTHLY_USAGE_FLUSH_MS. The memory limiter starts each account's month from it; the
  * Redis limiter recreates a missing month key from it and, after each write, raises counters that
- * are below the stored totals. Requests admitted by the local fallback are recorded too.
+ * are below the stored totals. Requests admitted by the local fallback are recorded too, and the
+ * fallback's month starts from the larger of the last figure Redis gave and the ledger's total,
+ * never from zero.
  */
 import type { Redis } from 'ioredis';
 import { createMemoryRateLimiter } from '../access/memory-rate-limiter.ts';
@@ -49,7 +51,7 @@ function shared(
   ledger?.onWritten((totals) => primary.raiseMonthCounters(totals));
   return createResilientLimiter({
     primary,
-    fallback: createMemoryRateLimiter({ monthLedger }),
+    fallback: createMemoryRateLimiter({ monthLedger, seedMonths: monthLedger !== undefined }),
     logger,
     retryAfterMs: QUOTA_RETRY_MS,
   });

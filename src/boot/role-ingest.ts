@@ -1,11 +1,11 @@
 /**
  * Role `ingest`: polls the markets in-process (no API; with `metricsPort`, the operator metrics
  * listener with the ingest metrics), writes the shared PostgreSQL store and publishes every
- * committed batch on the Redis change bus. Each market is polled only while this
- * process holds its Redis lease (`<prefix>lease:<market>`, ttl `leaseMs`, renewed every ttl/3)
- * and its results are written under the lease's fencing token:
- * a second ingest process is a hot standby that takes over within about ttl + ttl/3 of the
- * holder's last renewal and polls the markets it gained within a second. Retention runs on a
+ * committed batch on the Redis change bus. Each market is polled only while this process
+ * holds its Redis lease (`<prefix>lease:<market>`, ttl `leaseMs`, renewed every ttl/3) and its
+ * results are written under the lease's fencing token: a second ingest process is a hot
+ * standby (pool warm, catalog loaded) that takes over within ttl + 1 s of the holder's last
+ * renewal and polls the markets it gained within a second. Retention runs on a
  * process that holds at least one lease; the simulator backfill of an empty store runs under
  * its own lease, so two processes starting together backfill once.
  */
@@ -29,7 +29,7 @@ import { marketPlan } from './market-plan.ts';
 import { createServiceMetrics } from './metrics.ts';
 import { needsFirstBackfill } from './first-backfill.ts';
 import { createSourceIngest } from './source-ingest.ts';
-import { createPriceStore } from './stores.ts';
+import { createPriceStore, INGEST_POOL } from './stores.ts';
 import type { Redis } from 'ioredis';
 
 export interface IngestRole {
@@ -97,11 +97,16 @@ export async function startIngestRole(
     const metricsUrl = metrics ? await metrics.listen() : null;
     if (metrics) closers.add(() => metrics.close());
     const ingestMetrics = metrics?.ingest();
-    const { prices: store, history } = createPriceStore(config, clock, {
-      onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
-    });
+    const opened = createPriceStore(
+      config,
+      clock,
+      { onFoldError: (message) => logger.error({ message }, 'rollup fold failed') },
+      INGEST_POOL,
+    );
+    const { prices: store, history } = opened;
     closers.add(() => store.close());
     await store.init();
+    await opened.warm?.();
     const bus = createRedisChangeBus({ url: redisUrl, prefix: config.redisPrefix, logger });
     closers.add(() => bus.close());
     const redis = openRedis(redisUrl, leaseConnectionOptions(config.leaseMs));

@@ -4,7 +4,8 @@
  * outbound HTTP port; exchange rates from the rate source, refreshed and stored, or the
  * operator's FX file). Committed batches go to `sink` (the book's owner: a worker posting to
  * the HTTP thread, or the change publisher of the ingest role) and feed the item priorities
- * that per-item endpoints spend their budget on.
+ * that per-item endpoints spend their budget on. With `--record DIR` every live poll's exchanges
+ * and every change of the rates in force are written to DIR (recording/recording-writer.ts).
  */
 import type { Book } from '../book/book.ts';
 import type { loadCatalogs } from '../catalog/index.ts';
@@ -34,10 +35,12 @@ import type { PriceStore } from '../store/price-store.ts';
 import { withBucketHistory } from '../attributes/history-recorder.ts';
 import { EXAMPLE_ITEMS } from './backfill.ts';
 import { chooseFxTable } from './fx-source.ts';
+import { createRecordingWriter } from './recording/recording-writer.ts';
 import { credentialsFor, marketPlan } from './market-plan.ts';
 
 export interface SourceIngestOptions {
-  config: Pick<ServeConfig, 'source' | 'seed' | 'fxFile' | 'simItems' | 'marketsFile'>;
+  config: Pick<ServeConfig, 'source' | 'seed' | 'fxFile' | 'simItems' | 'marketsFile'> &
+    Partial<Pick<ServeConfig, 'recordDir' | 'recordMaxMb'>>;
   catalogs: ReturnType<typeof loadCatalogs>;
   store: Pick<PriceStore, 'writeBatch' | 'recordFetches' | 'saveFxRates' | 'loadFxRates'>;
   sink: Pick<Book, 'apply'>;
@@ -91,6 +94,9 @@ async function liveSource(
   const settings = loadLiveSettings(config.marketsFile);
   const plan = marketPlan(config, env);
   const http = createMarketHttp({ clock });
+  const recorder = config.recordDir
+    ? createRecordingWriter(config.recordDir, (config.recordMaxMb ?? 256) * 1024 * 1024)
+    : null;
   const adapters: MarketAdapter[] = [];
   for (const [market, live] of settings.markets) {
     if (!plan.get(market)?.polled) continue;
@@ -107,11 +113,13 @@ async function liveSource(
         clock,
         timeoutMs: live.timeoutMs,
         priorities: (game) => priorities.list(game),
+        recorder,
       }),
     );
   }
   if (config.fxFile) {
     const fx = await loadFxTable(config.fxFile);
+    recorder?.ratesFrom(() => fx);
     return { adapters, fx, close: () => http.close() };
   }
   const refresher = createFxRefresher({
@@ -123,6 +131,7 @@ async function liveSource(
     fallback: DEFAULT_FX,
     url: settings.fxUrl,
   });
+  recorder?.ratesFrom(() => refresher.current());
   await refresher.start();
   return {
     adapters,

@@ -10,6 +10,7 @@ import { dataPaths, ensureDataDir } from './data-dir.ts';
 import type { StoreConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { HistoryStore } from '../store/history-store.ts';
+import { warmPool } from '../store/postgres/driver.ts';
 import { createPostgresPriceStore } from '../store/postgres/postgres-price-store.ts';
 import type { PriceStore } from '../store/price-store.ts';
 import type { InventoryStore } from '../store/inventory-store.ts';
@@ -27,6 +28,8 @@ export interface OpenedPriceStore {
   prices: PriceStore;
   /** History rollups: both stores serve them (null is kept for servers without history). */
   history: HistoryStore | null;
+  /** Opens the pool's kept connections now (PostgreSQL; after init). */
+  warm?: () => Promise<void>;
 }
 
 export function storeKind(config: StoreConfig): StoreKind {
@@ -51,6 +54,19 @@ function postgresOptions(config: StoreConfig, clock: Clock) {
 }
 
 /**
+ * The ingest role's pool: every connection kept open (opened at boot by warmPool, so a standby
+ * that takes over commits at once), and a commit waits up to INGEST_POOL_WAIT_MS for a free
+ * connection: at a takeover every market's first poll commits at the same moment.
+ */
+export const INGEST_POOL_SIZE = 10;
+export const INGEST_POOL_WAIT_MS = 15_000;
+export const INGEST_POOL = {
+  poolSize: INGEST_POOL_SIZE,
+  minConnections: INGEST_POOL_SIZE,
+  connectionTimeoutMillis: INGEST_POOL_WAIT_MS,
+};
+
+/**
  * How a SQLite store folds its rollup journal (ignored for PostgreSQL): where a store that
  * ingests reports its failed folds, and whether a store opened beside a writer that ingests
  * leaves a dead process's journal entries to that writer instead of folding them at init.
@@ -62,10 +78,12 @@ export function createPriceStore(
   config: StoreConfig,
   clock: Clock,
   folding: Folding = {},
+  pool: Partial<typeof INGEST_POOL> = {},
 ): OpenedPriceStore {
   if (config.databaseUrl !== null) {
-    const prices = createPostgresPriceStore(postgresOptions(config, clock));
-    return { kind: 'postgres', prices, history: prices };
+    const prices = createPostgresPriceStore({ ...postgresOptions(config, clock), ...pool });
+    const warm = () => warmPool(prices.pool, pool.minConnections ?? 0);
+    return { kind: 'postgres', prices, history: prices, warm };
   }
   const paths = dataPaths(config.dataDir);
   ensureDataDir(paths);

@@ -50,7 +50,7 @@ function report(file: string, summary: ImportSummary): void {
   );
 }
 
-function refuseWhileServing(config: StoreConfig): void {
+export function refuseWhileServing(config: StoreConfig): void {
   if (config.databaseUrl !== null) return;
   const paths = dataPaths(config.dataDir);
   const pid = runningServerPid(paths);
@@ -63,7 +63,7 @@ function refuseWhileServing(config: StoreConfig): void {
 }
 
 /** Where committed chunks go besides the store: the change bus when there is one. */
-function changeSink(config: StoreConfig): {
+export function changeSink(config: StoreConfig): {
   sink: Pick<Book, 'apply'>;
   close(): Promise<void>;
 } {

@@ -55,7 +55,3 @@ export const MARKETS_BY_GAME: Readonly<Record<Game, readonly MarketId[]>> = {
 export function isMarketId(value: string): value is MarketId {
   return (MARKET_IDS as readonly string[]).includes(value);
 }
-
-export function isCashExecutable(market: MarketId): boolean {
-  return market !== WALLET_MARKET_ID;
-}

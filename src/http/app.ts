@@ -20,6 +20,7 @@ import { answerClientError, answerNodeRefusals, requireOneHost } from './client-
 import { logAccess } from './plugins/access-log.ts';
 import { instrumentRequests } from './plugins/request-metrics.ts';
 import { installStrictParameters } from './strict-parameters.ts';
+import { sharedCompilers } from './route-compilers.ts';
 import { installFastReads } from './read-cache/cached-read.ts';
 import { aggregationsRoutes } from './routes/aggregations.ts';
 import { arbitrageRoutes } from './routes/arbitrage.ts';
@@ -79,6 +80,7 @@ function fastifyOptions(deps: AppDeps): FastifyHttpOptions<Server> {
         useDefaults: true,
       },
     },
+    schemaController: { compilersFactory: sharedCompilers },
     frameworkErrors: frameworkError,
     clientErrorHandler: answerClientError,
     // Node answers a missing Host without the envelope; requireOneHost answers it instead.
@@ -98,6 +100,7 @@ export function streamHubOf(app: object): StreamHub | undefined {
 /** The deps' hub, or one of the app's own (closed with the app). */
 function streamHub(app: App, deps: AppDeps, views: BookViews): StreamHub {
   const hub = deps.streamHub ?? ownStreamHub(app, deps, views);
+  app.addHook('preClose', async () => hub.endStreams());
   hubs.set(app, hub);
   return hub;
 }

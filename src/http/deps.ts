@@ -18,7 +18,7 @@ import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 import type { BulkLiquidityProvider } from '../liquidity/bulk-cache.ts';
 import type { GameReads, SchemaProvider } from '../schema/provider.ts';
-import type { TrustProxy } from './trust-proxy.ts';
+import type { TrustProxy } from '../access/trust-proxy.ts';
 import type { PreparedPayload } from '../domain/prepared-payload.ts';
 import type { StreamHub } from './stream/hub.ts';
 import type { InventoryService } from '../inventory/service.ts';
@@ -111,7 +111,7 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** One info line per request (access-log.ts); off by default. */
   accessLog?: boolean;
-  /** Which peers may name the client in X-Forwarded-For (trust-proxy.ts; default false). */
+  /** Which peers may name the client in X-Forwarded-For (access/trust-proxy.ts; default false). */
   trustProxy?: TrustProxy;
   /** Serve /openapi.json and /docs (default true). */
   docs?: boolean;

@@ -8,7 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, badRequest, notFound, STATUS_TEXT, type ErrorCode } from '../domain/errors.ts';
-import { isUnavailableError } from '../store/postgres/unavailable.ts';
+import { isUnavailableError } from '../store/unavailable.ts';
 import { validationMessages } from './validation-messages.ts';
 
 export interface ErrorEnvelope {

@@ -4,7 +4,7 @@ import { createAccessService } from '../access/access-service.ts';
 import { accessFixture } from '../access/access-test-fixture.ts';
 import { resolveServeConfig } from '../config.ts';
 import { buildHarness } from './test-support.ts';
-import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
+import { parseTrustProxy, type TrustProxy } from '../access/trust-proxy.ts';
 
 const PROXY = '10.0.0.5';
 const OUTSIDER = '203.0.113.9';

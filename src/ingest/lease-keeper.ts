@@ -1,7 +1,7 @@
 /**
  * Keeps the polling leases of one ingest process: for every market it tries to acquire
- * `lease:<market>`, renews what it holds every ttl/3 and retries what it does not every ttl/3,
- * so a hot standby takes over at most ttl + ttl/3 after the holder's last renewal. The runner
+ * `lease:<market>`, renews what it holds every ttl/3 and retries what it does not every
+ * min(ttl/3, 1 s), so a hot standby takes over at most ttl + 1 s after the holder's last renewal. The runner
  * polls a market only while `holds(market)`; `onChange` reports every gain and loss.
  *
  * A lease is never trusted past its deadline: the send time of its last confirmed acquire or
@@ -76,6 +76,9 @@ export const memoryLeases = (market: MarketId): Lease => createMemoryLease(`leas
 
 const quiet: LeaseLogger = { warn() {}, info() {} };
 
+/** A market not held is tried at least this often (a standby acquires within this of expiry). */
+export const ACQUIRE_RETRY_MS = 1_000;
+
 /** Polling stops this share of the ttl before a lease could expire (clock-rate drift, pauses). */
 export const DEADLINE_GUARD_SHARE = 1 / 5;
 
@@ -84,6 +87,7 @@ export function createLeaseKeeper(options: LeaseKeeperOptions): LeaseKeeper {
   const timers = options.timers ?? nodeTimers;
   const logger = options.logger ?? quiet;
   const intervalMs = Math.max(1, Math.floor(ttlMs / 3));
+  const roundMs = Math.min(intervalMs, ACQUIRE_RETRY_MS);
   const trustMs = ttlMs - Math.ceil(ttlMs * DEADLINE_GUARD_SHARE);
   const entries: Entry[] = options.markets.map((market) => ({
     market,
@@ -141,17 +145,18 @@ export function createLeaseKeeper(options: LeaseKeeperOptions): LeaseKeeper {
 
   const tend = (entry: Entry): Promise<void> => {
     if (entry.held && !valid(entry)) setHeld(entry, false);
-    if (!entry.inFlight) {
+    const renewedLately = entry.held && clock.now() - entry.confirmedAt < intervalMs;
+    if (!entry.inFlight && !renewedLately) {
       entry.inFlight = ask(entry).finally(() => {
         entry.inFlight = null;
       });
     }
-    return entry.inFlight;
+    return entry.inFlight ?? Promise.resolve();
   };
 
   const round = (): Promise<void> => {
     const asked = Promise.all(entries.map(tend)).then(() => undefined);
-    if (!stopped) timer = timers.setTimeout(() => void round(), intervalMs);
+    if (!stopped) timer = timers.setTimeout(() => void round(), roundMs);
     return asked;
   };
 

@@ -90,4 +90,37 @@ describe('runner: shouldPoll (the ingest role polls only leased markets)', () =>
     assert.ok('record' in second && second.error?.kind === 'retryable');
     assert.equal(second.record.failure, 'store');
   });
+
+  test('a failed commit is polled again after 1 s, not a quarter cadence', async () => {
+    const clock = manualClock(T0);
+    const steps = [0, 1].map(() => ({ observations: [askObservation({ fetchedAt: T0 })] }));
+    const store = recordingStore();
+    store.failWrites = 1;
+    const timers = manualTimers();
+    const runner = createIngestRunner({
+      adapters: [scriptedAdapter(marketInfo({ cadenceMs: 15 * 60 * SECOND }), steps)],
+      catalogs: testCatalogs(),
+      fx: TEST_FX,
+      book: new Book(),
+      store,
+      fetchLog: new FetchLog(clock),
+      clock,
+      logger: capturingLogger(),
+      timers,
+      fetchFlushMs: FLUSH_MS,
+    });
+    runner.start();
+    const first = timers.pending().find((timer) => timer.ms !== FLUSH_MS)!;
+    clock.advance(first.ms);
+    timers.fire(first.id);
+    await settle();
+    assert.equal(store.batches.length, 0, 'the commit failed');
+    const retry = timers.pending().find((timer) => timer.ms !== FLUSH_MS)!;
+    assert.equal(retry.ms, SECOND);
+    clock.advance(retry.ms);
+    timers.fire(retry.id);
+    await settle();
+    assert.equal(store.batches.length, 1);
+    await runner.stop();
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * The ingest runner: polls every (market, game) on the adapter's cadence with a small
- * deterministic jitter, backs off on retryable errors (capped at 4 cadences), disables a
+ * deterministic jitter, backs off on retryable errors (capped at 4 cadences; a failed commit is
+ * retried from 1 s, see storeRetryMs), disables a
  * (market, game) on a permanent error until restart, and records every attempt in the fetch
  * log and (batched) in the store. All time reads go through the injected clock; scheduling
  * goes through a Timers port (unref'd Node timers by default).
@@ -22,7 +23,7 @@ import {
   type RejectionTally,
   type WarnLogger,
 } from './rejections.ts';
-import { nextDelayMs, jitterMs, nodeTimers, type Timers } from './schedule.ts';
+import { nextDelayMs, jitterMs, nodeTimers, storeRetryMs, type Timers } from './schedule.ts';
 
 export interface IngestLogger extends WarnLogger {
   info(obj: object, msg: string): void;
@@ -94,6 +95,8 @@ interface Poller {
   health: MarketHealth;
   timer: unknown;
   inFlight: Promise<CycleOutcome> | null;
+  /** The last cycle failed to commit (retried sooner than a failed fetch). */
+  storeFailed: boolean;
 }
 
 export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
@@ -136,6 +139,7 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
 
   function noteOutcome(poller: Poller, outcome: CycleOutcome): void {
     const { health } = poller;
+    poller.storeFailed = outcome.record.failure === 'store' && outcome.error !== null;
     const where = { market: health.market, game: health.game };
     if (!outcome.error) {
       health.lastSuccessAt = outcome.record.ingestedAt;
@@ -187,7 +191,13 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
     }
     if (!running || poller.health.disabled) return;
     const cadence = poller.adapter.info.cadenceMs;
-    schedule(poller, nextDelayMs(market, game, cadence, poller.health.consecutiveErrors));
+    const errors = poller.health.consecutiveErrors;
+    schedule(
+      poller,
+      poller.storeFailed
+        ? storeRetryMs(errors, cadence)
+        : nextDelayMs(market, game, cadence, errors),
+    );
   }
 
   function scheduleFlush(): void {
@@ -258,6 +268,7 @@ function buildPollers(options: IngestRunnerOptions): Map<string, Poller> {
         adapter,
         timer: null,
         inFlight: null,
+        storeFailed: false,
         health: {
           market,
           game,

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MINUTE, SECOND } from '../domain/clock.ts';
 import { MARKET_IDS } from '../domain/markets.ts';
-import { backoffMs, jitterMs, nextDelayMs } from './schedule.ts';
+import { backoffMs, jitterMs, nextDelayMs, storeRetryMs } from './schedule.ts';
 
 describe('schedule rules', () => {
   test('jitter is deterministic, under 10% of the cadence and capped at 30 s', () => {
@@ -34,5 +34,17 @@ describe('schedule rules', () => {
       cadence + jitterMs('skinport', 'cs2', cadence),
     );
     assert.equal(nextDelayMs('skinport', 'cs2', cadence, 2), backoffMs(2, cadence));
+  });
+
+  test('a failed commit is retried from 1 s, doubling, never later than the fetch backoff', () => {
+    const cadence = 15 * MINUTE;
+    assert.deepEqual(
+      [1, 2, 3, 4].map((errors) => storeRetryMs(errors, cadence)),
+      [SECOND, 2 * SECOND, 4 * SECOND, 8 * SECOND],
+    );
+    for (let errors = 1; errors < 40; errors += 1) {
+      assert.ok(storeRetryMs(errors, cadence) <= backoffMs(errors, cadence));
+    }
+    assert.equal(storeRetryMs(40, cadence), backoffMs(40, cadence), 'the same cap in the end');
   });
 });

@@ -33,6 +33,16 @@ export function backoffMs(consecutiveErrors: number, cadenceMs: number): number 
   return Math.min(base * 2 ** exponent, cadenceMs * BACKOFF_CAP_CADENCES);
 }
 
+/**
+ * After a failed commit (the store, not the market, failed: a pool busy at a takeover, a short
+ * database outage): 1 s, doubling, never later than backoffMs, so a market whose first fetch
+ * after a takeover could not be written is fetched again within seconds, not a quarter cadence.
+ */
+export function storeRetryMs(consecutiveErrors: number, cadenceMs: number): number {
+  const exponent = Math.min(Math.max(consecutiveErrors - 1, 0), 30);
+  return Math.min(SECOND * 2 ** exponent, backoffMs(consecutiveErrors, cadenceMs));
+}
+
 /** After a success: one cadence plus the market's jitter; after errors: the backoff. */
 export function nextDelayMs(
   market: MarketId,

@@ -10,7 +10,7 @@
  * An overridden number without its own source is attributed to the file and not assumed.
  */
 import { readFileSync } from 'node:fs';
-import { isMarketId, type MarketId } from '../domain/markets.ts';
+import { isMarketId, WALLET_MARKET_ID, type MarketId } from '../domain/markets.ts';
 import { BPS_DENOMINATOR } from '../domain/money.ts';
 import { FEE_MODEL_2026_11 } from './fees-2026-11.ts';
 import { FEE_FIELDS, type FeeField, type FeeModel, type MarketFees } from './fee-model.ts';
@@ -25,6 +25,16 @@ export function feesFor(model: FeeModel, market: MarketId): MarketFees {
 }
 
 /** The built-in model, or the built-in model with the JSON file at `path` merged over it. */
+/**
+ * The one definition of a cash market: its sale proceeds can be withdrawn as cash, as the fee
+ * model says (`cashWithdrawable`); wallet credit (the Steam Community Market) never is, whatever
+ * a fee file says. The best-bid rule and the stored bid history read the built-in model; the
+ * arbitrage sell side reads the operator's.
+ */
+export function isCashMarket(market: MarketId, model: FeeModel = DEFAULT_FEE_MODEL): boolean {
+  return market !== WALLET_MARKET_ID && feesFor(model, market).cashWithdrawable;
+}
+
 export function loadFeeModel(path?: string): FeeModel {
   if (!path) return DEFAULT_FEE_MODEL;
   let text: string;

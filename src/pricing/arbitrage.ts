@@ -10,20 +10,14 @@ import type { MarketSides } from '../book/book.ts';
 import { badRequest } from '../domain/errors.ts';
 import { integerProblems } from '../domain/parameter-sentences.ts';
 import type { CatalogItem } from '../domain/item.ts';
-import type { MarketId } from '../domain/markets.ts';
+import { MARKETS_BY_GAME, type MarketId } from '../domain/markets.ts';
 import { bpsOf, spreadBps, type Bps, type Cents } from '../domain/money.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
-import { feesFor, type FeeModel } from '../markets/fees.ts';
+import { feesFor, isCashMarket, type FeeModel } from '../markets/fees.ts';
 import { ageMs, quoteSize, topLevel, topQuote } from './book-view.ts';
 import { buyerPays } from './execution.ts';
 import { arbitrageFeeNotes } from './arbitrage-notes.ts';
-import {
-  ALL_MARKETS,
-  askSides,
-  eligibleBidSides,
-  selectMarkets,
-  type MarketSelection,
-} from './top-of-book.ts';
+import { askSides, cashBidSides, type MarketSelection } from './top-of-book.ts';
 
 export type ArbitrageSort = 'estimatedNetCents' | 'spreadBps';
 
@@ -97,6 +91,11 @@ export interface ArbitrageResult {
   calculatedAt: string;
 }
 
+/** The markets an arbitrage may sell into: the cs2 markets that are cash markets. */
+export function arbitrageSellMarkets(feeModel: FeeModel): MarketId[] {
+  return MARKETS_BY_GAME.cs2.filter((market) => isCashMarket(market, feeModel));
+}
+
 export function findOpportunities(
   candidates: readonly ArbitrageCandidate[],
   options: ArbitrageOptions,
@@ -165,8 +164,8 @@ function bestPair(
   const asks = askSides(candidate.sides, selection);
   if (asks.length === 0) return null;
   const lowestAsk = Math.min(...asks.map((ask) => topLevel(ask).price));
-  const bids = eligibleBidSides(selectMarkets(candidate.sides, selection), ALL_MARKETS).filter(
-    (side) => topLevel(side).price > lowestAsk && feesFor(feeModel, side.market).cashWithdrawable,
+  const bids = cashBidSides(candidate.sides, selection).filter(
+    (side) => topLevel(side).price > lowestAsk && isCashMarket(side.market, feeModel),
   );
   let best: PairEconomics | null = null;
   for (const ask of asks) {

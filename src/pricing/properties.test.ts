@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { MarketSides } from '../book/book.ts';
 import { MINUTE } from '../domain/clock.ts';
-import { isCashExecutable, MARKET_IDS, type MarketId } from '../domain/markets.ts';
+import { MARKET_IDS, type MarketId } from '../domain/markets.ts';
+import { isCashMarket } from '../markets/fees.ts';
 import type { Level, SideSnapshot } from '../domain/quote.ts';
 import type { FeeModel, MarketFees } from '../markets/fees.ts';
 import { DEFAULT_ARBITRAGE_OPTIONS, findOpportunities } from './arbitrage.ts';
@@ -112,7 +113,7 @@ describe('pricing properties over random books', () => {
         for (const side of eligibleBidSides(sides, selection))
           assert.ok(nbbo.bestBid!.price >= top(side));
         if (selection.markets === null && nbbo.bestBid)
-          assert.ok(isCashExecutable(nbbo.bestBid.market));
+          assert.ok(isCashMarket(nbbo.bestBid.market));
         assert.ok(nbbo.confidence >= 0 && nbbo.confidence <= 1);
       }),
     );
@@ -218,7 +219,7 @@ describe('pricing properties over random books', () => {
         );
         assert.ok(record.suggested_price >= Math.min(...prices));
         assert.ok(record.suggested_price <= Math.max(...prices));
-        if (record.best_bid) assert.ok(isCashExecutable(record.best_bid.market));
+        if (record.best_bid) assert.ok(isCashMarket(record.best_bid.market));
       }),
     );
   });
@@ -231,7 +232,7 @@ describe('pricing properties over random books', () => {
         for (const found of findOpportunities([{ item, sides }], options, fees, NOW)
           .opportunities) {
           assert.ok(Number.isSafeInteger(found.estimatedNetCents) && found.estimatedNetCents > 0);
-          assert.ok(isCashExecutable(found.sell.market));
+          assert.ok(isCashMarket(found.sell.market));
           assert.notEqual(found.buy.market, found.sell.market);
           assert.equal(
             found.feeNotes.split('; ').some((note) => note.startsWith('stale_quote')),

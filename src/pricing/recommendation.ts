@@ -30,12 +30,10 @@ import {
   type Strategy,
 } from './recommendation-scores.ts';
 import {
-  ALL_MARKETS,
   askSides,
   bestAskSide,
   bestBidSide,
-  eligibleBidSides,
-  selectMarkets,
+  cashBidSides,
   type MarketSelection,
 } from './top-of-book.ts';
 
@@ -119,7 +117,7 @@ function topOfBook(
   now: number,
 ): TopOfBook {
   const asks = askSides(sides, selection);
-  const bids = eligibleBidSides(selectMarkets(sides, selection), ALL_MARKETS);
+  const bids = cashBidSides(sides, selection);
   const askSide = bestAskSide(asks);
   const bidSide = bestBidSide(bids);
   return {

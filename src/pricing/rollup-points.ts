@@ -16,7 +16,7 @@
  */
 import { DAY, iso, MINUTE } from '../domain/clock.ts';
 import type { Cents } from '../domain/money.ts';
-import { spreadBps } from '../domain/money.ts';
+import { quoteSpreadBps } from './top-of-book.ts';
 import {
   TALLY,
   TALLY_STRIDE,
@@ -95,8 +95,7 @@ export function bestBidOf(row: RollupRow, scope: Scope): Cents | null {
 
 /** Spread in bps of the mid price; null when a side is missing. */
 export function midSpreadBps(ask: Cents | null, bid: Cents | null): number | null {
-  if (ask === null || bid === null) return null;
-  return spreadBps(ask, bid, (ask + bid) / 2);
+  return quoteSpreadBps(ask, bid, 'mid');
 }
 
 /** Σ over markets of the market's per-observation average of a TALLY field, half up. */

@@ -16,7 +16,8 @@
  * highest bid) so aggregate counts and the aggregate best bid stay exact after merging.
  */
 import { marketCode, marketOfCode } from '../domain/market-codes.ts';
-import { isCashExecutable, type MarketId } from '../domain/markets.ts';
+import type { MarketId } from '../domain/markets.ts';
+import { isCashMarket } from '../markets/fees.ts';
 import type { Cents } from '../domain/money.ts';
 import type { Side } from '../domain/observation.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
@@ -182,7 +183,7 @@ export function isCounted(partial: SidePartial | null, at: number): boolean {
 
 /** Asks always enter the aggregate; bids only from cash-executable markets (best-bid rule). */
 export function entersAggregate(obs: SideObservation): boolean {
-  return obs.side === 'ask' || isCashExecutable(obs.market);
+  return obs.side === 'ask' || isCashMarket(obs.market);
 }
 
 export function addObservation(

@@ -3,7 +3,7 @@
  * Not imported by production code.
  */
 import type { MarketSides } from '../book/book.ts';
-import { isCashExecutable, MARKET_IDS, type MarketId } from '../domain/markets.ts';
+import { MARKET_IDS, WALLET_MARKET_ID, type MarketId } from '../domain/markets.ts';
 import type { Side } from '../domain/observation.ts';
 import type { Level, SideSnapshot } from '../domain/quote.ts';
 import type { FeeModel, MarketFees } from '../markets/fees.ts';
@@ -79,7 +79,7 @@ export function zeroFeeModel(version = 'test-zero'): FeeModel {
       sellerFeeBps: 0,
       buyerFeeBps: 0,
       withdrawalFlatCents: 0,
-      cashWithdrawable: isCashExecutable(id),
+      cashWithdrawable: id !== WALLET_MARKET_ID,
       sources: {
         sellerFeeBps: known,
         buyerFeeBps: known,

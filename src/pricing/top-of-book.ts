@@ -1,12 +1,13 @@
 /**
  * The top-of-book rules, in one place for pricing, NBBO, recommendations and aggregations.
- * Best-bid rule: with no explicit `markets` list only cash-executable markets' bids count;
+ * Best-bid rule: with no explicit `markets` list only cash markets' bids count (isCashMarket);
  * with an explicit list every listed market's bid is taken verbatim (wallet credit included).
  */
 import type { MarketSides } from '../book/book.ts';
-import { isCashExecutable, type MarketId } from '../domain/markets.ts';
+import type { MarketId } from '../domain/markets.ts';
 import { spreadBps, type Bps, type Cents } from '../domain/money.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
+import { isCashMarket } from '../markets/fees.ts';
 
 export interface MarketSelection {
   /** The explicit `markets` list, or null when the caller gave none. */
@@ -42,10 +43,18 @@ export function eligibleBidSides(
   for (const entry of selectMarkets(sides, selection)) {
     const bid = entry.bid;
     if (!bid || bid.levels.length === 0) continue;
-    if (selection.markets === null && !isCashExecutable(entry.market)) continue;
+    if (selection.markets === null && !isCashMarket(entry.market)) continue;
     out.push(bid);
   }
   return out;
+}
+
+/** Bid sides of the selected markets, cash markets only even when an explicit list names others. */
+export function cashBidSides(
+  sides: readonly MarketSides[],
+  selection: MarketSelection,
+): SideSnapshot[] {
+  return eligibleBidSides(selectMarkets(sides, selection), ALL_MARKETS);
 }
 
 /** Cheapest ask; ties go to the most recently fetched quote, then market id order. */
@@ -83,11 +92,25 @@ export interface SpreadState {
   crossed: boolean;
 }
 
+/** What a spread is measured against: the bid (live reads) or the mid price (history points). */
+export type SpreadBase = 'bid' | 'mid';
+
 /**
- * Spread of an ask over a bid in bps of the BID (negative when crossed); null when a side is
- * missing or the bid is not positive. Locked: equal prices; crossed: bid above ask.
+ * The one spread rule: an ask over a bid in bps of the base, negative when crossed; null when a
+ * side is missing or the base is not positive.
  */
+export function quoteSpreadBps(
+  ask: Cents | null,
+  bid: Cents | null,
+  base: SpreadBase = 'bid',
+): Bps | null {
+  if (ask === null || bid === null) return null;
+  return spreadBps(ask, bid, base === 'bid' ? bid : (ask + bid) / 2);
+}
+
+/** The spread in bps of the bid (quoteSpreadBps). Locked: equal prices; crossed: bid above ask. */
 export function spreadState(ask: Cents | null, bid: Cents | null): SpreadState {
-  if (ask === null || bid === null) return { spreadBps: null, locked: false, crossed: false };
-  return { spreadBps: spreadBps(ask, bid, bid), locked: bid === ask, crossed: bid > ask };
+  const spread = quoteSpreadBps(ask, bid);
+  if (ask === null || bid === null) return { spreadBps: spread, locked: false, crossed: false };
+  return { spreadBps: spread, locked: bid === ask, crossed: bid > ask };
 }

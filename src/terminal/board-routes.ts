@@ -6,15 +6,15 @@
  *   options), stale legs flagged, as /v1/arbitrage/opportunities with its defaults.
  */
 import { Type } from '@sinclair/typebox';
-import { isCashExecutable, MARKETS_BY_GAME } from '../domain/markets.ts';
 import type { Game } from '../domain/games.ts';
 import type { App } from '../http/app-type.ts';
 import type { BookViews } from '../http/book-views.ts';
 import { readMarketHealth } from '../http/market-health-rows.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { errorResponses, GameQuery } from '../http/schemas/common.ts';
-import { DEFAULT_FEE_MODEL, feesFor } from '../markets/fees.ts';
+import { DEFAULT_FEE_MODEL } from '../markets/fees.ts';
 import {
+  arbitrageSellMarkets,
   DEFAULT_ARBITRAGE_OPTIONS,
   DEFAULT_CANDIDATE_LIMIT,
   findOpportunities,
@@ -28,9 +28,7 @@ export const TERMINAL_ARBITRAGE_LIMIT = 25;
 
 export function boardRoutes(app: App, deps: AppDeps, views: BookViews): void {
   const feeModel = deps.feeModel ?? DEFAULT_FEE_MODEL;
-  const sellMarkets = MARKETS_BY_GAME.cs2.filter(
-    (market) => isCashExecutable(market) && feesFor(feeModel, market).cashWithdrawable,
-  );
+  const sellMarkets = arbitrageSellMarkets(feeModel);
 
   const board = (game: Game) => {
     const now = deps.clock.now();

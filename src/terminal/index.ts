@@ -10,10 +10,12 @@ import { boardRoutes } from './board-routes.ts';
 import { bucketRoutes } from './buckets.ts';
 import { itemRoutes } from './item-routes.ts';
 import { staticRoutes } from './static-routes.ts';
+import { terminalStreamRoutes } from './stream-routes.ts';
 
 export async function terminalRoutes(app: App, deps: AppDeps, views: BookViews): Promise<void> {
   await staticRoutes(app);
   itemRoutes(app, deps, views);
   boardRoutes(app, deps, views);
   bucketRoutes(app, deps);
+  terminalStreamRoutes(app, deps);
 }

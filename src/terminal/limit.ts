@@ -1,21 +1,15 @@
 /**
- * The terminal's keyless gate: a per-client-IP limit on the terminal's own JSON routes (default
- * 120 requests a minute, `--terminal-per-minute`), through the same RateLimiter port as health
- * but its own keys (`terminal:ip:<address>`), so browsing never eats the health allowance. A
- * refusal is the usual 429 envelope with Retry-After; no quota headers (nothing is metered).
+ * The terminal's keyless gate: the per-client-IP limit (access/ip-gate.ts) on the terminal's
+ * own JSON routes (default 120 requests a minute, `--terminal-per-minute`), keyed
+ * `terminal:ip:<address>` so browsing never eats the health allowance.
  */
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../domain/errors.ts';
+import { ipGate } from '../access/ip-gate.ts';
 import type { Game } from '../domain/games.ts';
 import type { AppDeps } from '../http/deps.ts';
-import { healthClientKey } from '../http/plugins/health-limit.ts';
 import { gameFromQuery } from '../http/plugins/key-gate.ts';
 
 export const DEFAULT_TERMINAL_PER_MINUTE = 120;
-
-export function terminalClientKey(ip: string): string {
-  return `terminal:${healthClientKey(ip)}`;
-}
 
 export function terminalPerMinute(deps: AppDeps): number {
   return deps.terminalPerMinute ?? DEFAULT_TERMINAL_PER_MINUTE;
@@ -23,22 +17,15 @@ export function terminalPerMinute(deps: AppDeps): number {
 
 /** onRequest hook: the per-IP limit, then the `game` query parameter (400 when missing). */
 export function terminalGate(deps: AppDeps, options: { game: boolean }) {
-  const limits = { perMinute: terminalPerMinute(deps), monthly: null };
+  const allow = ipGate({
+    limiter: deps.healthLimiter,
+    clock: deps.clock,
+    perMinute: terminalPerMinute(deps),
+    scope: 'terminal:',
+    what: 'terminal',
+  });
   return async (request: FastifyRequest): Promise<void> => {
-    const decision = await deps.healthLimiter.consume(
-      terminalClientKey(request.ip),
-      limits,
-      deps.clock.now(),
-    );
-    if (!decision.allowed) {
-      const retryAfter = decision.retryAfterSeconds ?? decision.minute.resetSeconds;
-      throw new ApiError(
-        429,
-        'RATE_LIMITED',
-        `Too many terminal requests from this IP (limit ${limits.perMinute} per minute)`,
-        { 'Retry-After': retryAfter },
-      );
-    }
+    await allow(request.ip);
     request.game = options.game ? gameFromQuery(request) : ('cs2' satisfies Game);
   };
 }

@@ -1,8 +1,9 @@
 /**
- * The item page: facts, NBBO and execution quotes, suggested price, the per-market table, the
- * depth chart, liquidity, listings and the float / phase buckets (CS2) refresh every
- * ITEM_REFRESH_MS without a reload; the history chart (10m / 1h / 1d; sell offers, buy orders,
- * sales volume; per-market overlay) every HISTORY_REFRESH_MS.
+ * The item page: the NBBO and the per-market table follow the terminal's price stream (one
+ * item, keyless; no polling); facts, execution quotes, suggested price, the depth chart,
+ * liquidity, listings and the float / phase buckets (CS2) reload every ITEM_REFRESH_MS, and the
+ * history chart (10m / 1h / 1d; sell offers, buy orders, sales volume; per-market overlay) every
+ * HISTORY_REFRESH_MS.
  */
 import type { TerminalInterval } from '../terminal/schemas.ts';
 import { api, RateLimited, type BucketsData, type Game, type ItemData } from './api.ts';
@@ -13,8 +14,10 @@ import { liquidityPanel, listingsPanel } from './extras-panels.ts';
 import { age } from './format.ts';
 import { factsPanel, marketTable, nbboPanel, suggestionPanel } from './item-tables.ts';
 import { poll } from './poller.ts';
+import { listen } from './stream.ts';
+import { applyStreamEvent } from './stream-fold.ts';
 
-export const ITEM_REFRESH_MS = 3_000;
+export const ITEM_REFRESH_MS = 10_000;
 export const HISTORY_REFRESH_MS = 60_000;
 
 function errorText(error: unknown): string {
@@ -91,8 +94,10 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
   const depth = new DepthChart(depthBox);
   const history = new HistoryChart(historyBox);
   let last: ItemData | null = null;
+  let lastBuckets: BucketsData | null = null;
 
   const render = (data: ItemData, bucketData: BucketsData | null) => {
+    lastBuckets = bucketData;
     const now = Date.now();
     if (!last) replaceChildren(facts, factsPanel(data));
     replaceChildren(nbbo, nbboPanel(data));
@@ -132,7 +137,17 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
   };
   const itemPoll = poll(ITEM_REFRESH_MS, loadItem, showError);
   const historyPoll = poll(HISTORY_REFRESH_MS, loadHistory, showError);
+  const stream = listen(
+    { game, name },
+    (event, payload) => {
+      if (last) render(applyStreamEvent(last, event, payload), lastBuckets);
+    },
+    (open) => {
+      if (!open) showError(new Error('Stream interrupted: reconnecting'));
+    },
+  );
   return () => {
+    stream.stop();
     itemPoll.stop();
     historyPoll.stop();
     depth.destroy();

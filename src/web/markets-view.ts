@@ -1,13 +1,17 @@
 /**
  * The markets board: per market its health status, the 48 half-hour health bars of the last 24
- * hours (most recent last), freshness, fetch latency and error rate, refreshed every 15 s.
+ * hours (most recent last), freshness, fetch latency and error rate. It reloads when the
+ * terminal's stream reports a health change (at most every BOARD_MIN_GAP_MS) and every
+ * BOARD_REFRESH_MS for the ages and bars.
  */
 import { api, type BoardData, type Game } from './api.ts';
 import { el, gridTable, replaceChildren } from './dom.ts';
 import { age, milliseconds, percent } from './format.ts';
 import { poll } from './poller.ts';
+import { listen } from './stream.ts';
 
-export const BOARD_REFRESH_MS = 15_000;
+export const BOARD_REFRESH_MS = 60_000;
+export const BOARD_MIN_GAP_MS = 5_000;
 
 const BAR_CLASS = { 2: 'live', 1: 'degraded', 0: 'down' } as const;
 
@@ -89,19 +93,33 @@ export function mountMarkets(view: HTMLElement, game: Game): () => void {
       gridTable({ id: 'markets-table' }, headers, body),
     ),
   );
-  const poller = poll(
-    BOARD_REFRESH_MS,
-    async () => {
-      const data = await api.markets(game);
-      const now = Date.now();
-      replaceChildren(body, ...rows(data, now));
-      summary.textContent = `${data.health.length} markets · overall freshness ${data.freshness.overall_status} · checked ${age(data.freshness.checked_at, now)} ago`;
-      summary.className = 'status-line live';
+  const load = async () => {
+    const data = await api.markets(game);
+    const now = Date.now();
+    replaceChildren(body, ...rows(data, now));
+    summary.textContent = `${data.health.length} markets · overall freshness ${data.freshness.overall_status} · checked ${age(data.freshness.checked_at, now)} ago`;
+    summary.className = 'status-line live';
+  };
+  const showError = (error: unknown) => {
+    summary.textContent = error instanceof Error ? error.message : String(error);
+    summary.className = 'status-line error';
+  };
+  const poller = poll(BOARD_REFRESH_MS, load, showError);
+  let pending: ReturnType<typeof setTimeout> | null = null;
+  const stream = listen(
+    { game, board: 'true' },
+    (event) => {
+      if (event !== 'health' || pending !== null) return;
+      pending = setTimeout(() => {
+        pending = null;
+        load().catch(showError);
+      }, BOARD_MIN_GAP_MS);
     },
-    (error) => {
-      summary.textContent = error instanceof Error ? error.message : String(error);
-      summary.className = 'status-line error';
-    },
+    () => {},
   );
-  return () => poller.stop();
+  return () => {
+    stream.stop();
+    if (pending !== null) clearTimeout(pending);
+    poller.stop();
+  };
 }

@@ -13,6 +13,12 @@ import { GAMES, isGame, type Game } from '../../domain/games.ts';
 import { sentence } from '../../domain/parameter-sentences.ts';
 import type { Feature } from '../../domain/plans.ts';
 import type { AppDeps, AuthResult, AuthSuccess } from '../deps.ts';
+import {
+  authenticateInProcess,
+  consumeInProcess,
+  gameSwitchedOff,
+  planRefusal,
+} from './gate-steps.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -132,18 +138,16 @@ export function keyGate(deps: AppDeps, feature: Feature, source: GameSource) {
   const admit = (request: FastifyRequest, reply: FastifyReply, decision: QuotaDecision) => {
     const auth = request.auth!;
     setQuotaHeaders(reply, decision);
-    const refusal = deps.planGate(auth.plan, feature);
-    if (refusal) throw new ApiError(refusal.status, refusal.code, refusal.message);
+    const refusal = planRefusal(deps, auth, feature);
+    if (refusal) throw refusal;
     if (!decision.allowed) {
       deps.metrics?.quotaRefused(auth.plan, decision.refusedBy === 'month' ? 'month' : 'minute');
       throw quotaRefusal(decision);
     }
     request.game = resolveGame(request, source);
-    if (source === 'query' && deps.gameReads?.disabled(request.game))
+    if (gameSwitchedOff(deps, source === 'query', request.game))
       throw gameUnavailable(request.game);
   };
-  const consumeNow = (auth: AuthSuccess, now: number) =>
-    deps.limiter.consumeNow?.(auth.account.id, auth.limits, now) ?? null;
   const slowPath = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -156,7 +160,7 @@ export function keyGate(deps: AppDeps, feature: Feature, source: GameSource) {
     );
     request.auth = auth;
     const decision =
-      (known ? null : consumeNow(auth, now)) ??
+      (known ? null : consumeInProcess(deps, auth, now)) ??
       (await deps.limiter.consume(auth.account.id, auth.limits, now));
     admit(request, reply, decision);
   };
@@ -182,8 +186,8 @@ export function keyGate(deps: AppDeps, feature: Feature, source: GameSource) {
     if (handed !== undefined) return pass(request, reply, done, handed.auth, handed.decision);
     const now = deps.clock.now();
     const header = request.headers.authorization;
-    const auth = deps.authenticator.authenticateNow?.(header, request.ip, now) ?? null;
-    const decision = auth?.ok ? consumeNow(auth, now) : null;
+    const auth = authenticateInProcess(deps, header, request.ip, now);
+    const decision = auth?.ok ? consumeInProcess(deps, auth, now) : null;
     if (auth?.ok && decision === null) {
       slowPath(request, reply, now, auth).then(() => done(), done);
       return;

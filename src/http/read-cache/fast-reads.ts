@@ -22,6 +22,12 @@ import type { RouteTimer } from '../../metrics/http-metrics.ts';
 import { hostProblem } from '../client-errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { eachQuotaHeader, gateSpecOf, handGate, type GateSpec } from '../plugins/key-gate.ts';
+import {
+  authenticateInProcess,
+  consumeInProcess,
+  gameSwitchedOff,
+  planRefusal,
+} from '../plugins/gate-steps.ts';
 import { requestIdFor } from '../plugins/request-id.ts';
 import type { LatestBodyCache } from './latest-body-cache.ts';
 
@@ -121,13 +127,13 @@ export class FastReads {
     const ip = request.socket.remoteAddress;
     if (ip === undefined) return false;
     const now = this.deps.clock.now();
-    const auth = this.deps.authenticator.authenticateNow!(request.headers.authorization, ip, now);
-    if (auth === null || !auth.ok || this.deps.planGate(auth.plan, route.feature) !== null)
+    const auth = authenticateInProcess(this.deps, request.headers.authorization, ip, now);
+    if (auth === null || !auth.ok || planRefusal(this.deps, auth, route.feature) !== null)
       return false;
-    if (route.source === 'query' && this.deps.gameReads?.disabled(game)) return false;
+    if (gameSwitchedOff(this.deps, route.source === 'query', game)) return false;
     const body = cache.lookup(url, auth.plan, now);
     if (body === null) return false;
-    const decision = this.deps.limiter.consumeNow!(auth.account.id, auth.limits, now);
+    const decision = consumeInProcess(this.deps, auth, now);
     if (decision === null) return false;
     if (!decision.allowed) {
       handGate(request, auth, decision);

@@ -14,9 +14,9 @@ import { parseMarkets } from '../params.ts';
 import { keyGate } from '../plugins/key-gate.ts';
 import { ArbitrageOpportunities } from '../schemas/arbitrage.ts';
 import { errorResponses, KEY_GATED_ERRORS, MarketsQuery } from '../schemas/common.ts';
-import { isCashExecutable, MARKETS_BY_GAME } from '../../domain/markets.ts';
-import { DEFAULT_FEE_MODEL, feesFor } from '../../markets/fees.ts';
+import { DEFAULT_FEE_MODEL } from '../../markets/fees.ts';
 import {
+  arbitrageSellMarkets,
   DEFAULT_ARBITRAGE_OPTIONS,
   DEFAULT_CANDIDATE_LIMIT,
   findOpportunities,
@@ -61,9 +61,7 @@ const Query = Type.Object({
 
 export function arbitrageRoutes(app: App, deps: AppDeps, views: BookViews): void {
   const feeModel = deps.feeModel ?? DEFAULT_FEE_MODEL;
-  const sellMarkets = MARKETS_BY_GAME.cs2.filter(
-    (market) => isCashExecutable(market) && feesFor(feeModel, market).cashWithdrawable,
-  );
+  const sellMarkets = arbitrageSellMarkets(feeModel);
   app.get(
     '/v1/arbitrage/opportunities',
     {

@@ -82,10 +82,6 @@ class OpenStreams {
 
 export function streamRoutes(app: App, deps: AppDeps, hub: StreamHub): void {
   const open = new OpenStreams();
-  const responses = new Set<ServerResponse>();
-  app.addHook('preClose', async () => {
-    for (const raw of responses) raw.end();
-  });
   const stream = (request: FastifyRequest, reply: FastifyReply) => {
     const auth = request.auth!;
     const limits = PLAN_STREAM_LIMITS[auth.plan];
@@ -118,9 +114,7 @@ export function streamRoutes(app: App, deps: AppDeps, hub: StreamHub): void {
       lastEventId,
       sink: responseSink(raw),
     });
-    responses.add(raw);
     raw.on('close', () => {
-      responses.delete(raw);
       unsubscribe();
       open.release(auth.account.id);
     });

@@ -77,11 +77,13 @@ test('snapshot + every event in order == /v1/pricing rows and the /v1/nbbo top a
           top: { bestAsk: null, bestBid: null, spreadBps: null },
         };
         const sink: StreamSink = {
-          write(frame) {
-            const lines = frame.split('\n');
-            const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? '';
-            const data = lines.find((line) => line.startsWith('data: '))?.slice(6);
-            if (data) apply(state, event, JSON.parse(data) as Record<string, unknown>);
+          write(chunk) {
+            for (const frame of chunk.split('\n\n')) {
+              const lines = frame.split('\n');
+              const event = lines.find((line) => line.startsWith('event: '))?.slice(7) ?? '';
+              const data = lines.find((line) => line.startsWith('data: '))?.slice(6);
+              if (data) apply(state, event, JSON.parse(data) as Record<string, unknown>);
+            }
             return true;
           },
           close() {},

@@ -70,6 +70,8 @@ interface Subscriber {
   types: ReadonlySet<StreamEventType>;
   sink: StreamSink;
   lastPingAt: number;
+  /** Frames of the change being fanned out, written together at its end. */
+  held: string[] | null;
 }
 
 interface HealthWatch {
@@ -95,6 +97,8 @@ export class StreamHub {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private readonly all = new Set<Subscriber>();
   private lastHealthAt = 0;
+  /** Subscribers with frames held while a book change is fanned out (null outside one). */
+  private holding: Subscriber[] | null = null;
   private readonly stopListening: () => void;
   private readonly timer: ReturnType<typeof setInterval> | null;
   readonly replayMs: number;
@@ -131,6 +135,7 @@ export class StreamHub {
       types: request.types,
       sink: request.sink,
       lastPingAt: now,
+      held: null,
     };
     this.attach(subscriber);
     if (resumable) {
@@ -160,12 +165,18 @@ export class StreamHub {
     this.expire(now);
   }
 
+  /** Ends every open stream (clients resume by id elsewhere). */
+  endStreams(): void {
+    for (const subscriber of [...this.all]) {
+      this.detach(subscriber);
+      subscriber.sink.close();
+    }
+  }
+
   close(): void {
     this.stopListening();
     if (this.timer) clearInterval(this.timer);
-    for (const subscriber of [...this.all]) subscriber.sink.close();
-    this.all.clear();
-    this.subscribers.clear();
+    this.endStreams();
   }
 
   private snapshotFrame(request: Subscription, now: number): string {
@@ -261,11 +272,27 @@ export class StreamHub {
   private onBookChange(change: BookChange): void {
     if (this.watches.size === 0) return;
     const now = this.options.clock.now();
-    for (const itemId of change.itemIds) {
-      const watches = this.watchesByItem.get(`${change.game}|${itemId}`);
-      if (!watches) continue;
-      const sides = this.options.book.sides(change.game, itemId);
-      for (const watch of watches) this.publishAll(watch.key, watch.refresh(sides, now), now);
+    this.holding = [];
+    try {
+      for (const itemId of change.itemIds) {
+        const watches = this.watchesByItem.get(`${change.game}|${itemId}`);
+        if (!watches) continue;
+        const sides = this.options.book.sides(change.game, itemId);
+        for (const watch of watches) this.publishAll(watch.key, watch.refresh(sides, now), now);
+      }
+    } finally {
+      this.flushHeld();
+    }
+  }
+
+  /** Writes each subscriber's frames of one change as one write (one syscall, not one per event). */
+  private flushHeld(): void {
+    const holding = this.holding ?? [];
+    this.holding = null;
+    for (const subscriber of holding) {
+      const frames = subscriber.held!;
+      subscriber.held = null;
+      if (this.all.has(subscriber)) this.send(subscriber, frames.join(''));
     }
   }
 
@@ -303,7 +330,13 @@ export class StreamHub {
     const subscribers = this.subscribers.get(key);
     if (!subscribers) return;
     for (const subscriber of [...subscribers]) {
-      if (subscriber.types.has(type)) this.send(subscriber, frame);
+      if (!subscriber.types.has(type)) continue;
+      if (this.holding === null) this.send(subscriber, frame);
+      else if (subscriber.held) subscriber.held.push(frame);
+      else {
+        subscriber.held = [frame];
+        this.holding.push(subscriber);
+      }
     }
   }
 

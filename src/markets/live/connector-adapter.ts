@@ -8,7 +8,6 @@
  */
 import type { Clock } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
-import type { Observation } from '../../domain/observation.ts';
 import type {
   Connector,
   ConnectorInfo,
@@ -22,9 +21,18 @@ import {
   type FetchContext,
   type MarketAdapter,
   type ParseResult,
-  type Rejection,
 } from '../market-adapter.ts';
+import {
+  redactedLine,
+  redactHeaders,
+  redactRequest,
+  type PollRecorder,
+  type RecordedExchange,
+} from './recording.ts';
 import { toHttpRequest } from './request-url.ts';
+import { addOutcome, finishPoll, parsePollBody, safeParse, type PollBody } from './poll-body.ts';
+
+export type { PollBody } from './poll-body.ts';
 
 export interface ConnectorAdapterOptions {
   connector: Connector;
@@ -40,22 +48,12 @@ export interface ConnectorAdapterOptions {
   clock: Clock;
   /** Replaces each request's own timeout (the markets file's `timeoutSeconds`). */
   timeoutMs?: number | null;
-}
-
-interface Failed {
-  request: ConnectorRequest;
-  failure: HttpFailure;
-}
-
-export interface PollBody {
-  pages: PageResult[];
-  failures: Failed[];
+  /** `serve --record`: each poll's exchanges are written there (recording.ts). */
+  recorder?: PollRecorder | null;
 }
 
 const DEFAULT_MAX_REQUESTS = 50;
 const MEMORY_LIMIT = 200_000;
-/** After these, the channel will not send anything for a while: stop the poll early. */
-const STOPS_POLL = new Set(['budget', 'circuit_open', 'rate_limited', 'auth']);
 
 export class ConnectorAdapter implements MarketAdapter {
   readonly info: ConnectorInfo;
@@ -66,6 +64,19 @@ export class ConnectorAdapter implements MarketAdapter {
   }
 
   async fetchRaw(ctx: FetchContext): Promise<PollBody> {
+    const recorded: RecordedExchange[] | null = this.options.recorder ? [] : null;
+    try {
+      const body = await this.poll(ctx, recorded);
+      this.record(ctx, recorded, null);
+      return body;
+    } catch (error) {
+      const failure = error instanceof AdapterError ? error : null;
+      this.record(ctx, recorded, failure && recorded?.length === 0 ? failure : null);
+      throw error;
+    }
+  }
+
+  private async poll(ctx: FetchContext, recorded: RecordedExchange[] | null): Promise<PollBody> {
     const { connector, credentials } = this.options;
     this.checkCredentials();
     const poll: PollContext = {
@@ -80,45 +91,36 @@ export class ConnectorAdapter implements MarketAdapter {
     const body: PollBody = { pages: [], failures: [] };
     for (let sent = 0; queue.length > 0 && sent < limit; sent += 1) {
       const request = queue.shift()!;
-      const outcome = await this.exchange(request, ctx.signal);
-      if (outcome instanceof HttpFailure) {
-        body.failures.push({ request, failure: outcome });
-        if (STOPS_POLL.has(outcome.kind)) break;
-        continue;
+      const outcome = await this.exchange(request, ctx.signal, recorded);
+      const stop = addOutcome(body, request, outcome);
+      if (stop) break;
+      if (!(outcome instanceof HttpFailure) && !outcome.failure) {
+        queue.push(...(outcome.next ?? []));
+        this.remember(outcome.remember);
       }
-      if (outcome.failure) {
-        const failure = new HttpFailure(outcome.failure.kind, outcome.failure.detail);
-        body.failures.push({ request, failure });
-        if (outcome.observations.length > 0) body.pages.push(outcome);
-        if (STOPS_POLL.has(failure.kind)) break;
-        continue;
-      }
-      body.pages.push(outcome);
-      queue.push(...(outcome.next ?? []));
-      this.remember(outcome.remember);
     }
-    if (body.pages.length === 0 && body.failures.length > 0) {
-      const first = body.failures[0]!.failure;
-      throw new AdapterError(first.message, true, first.kind);
-    }
-    return body;
+    return finishPoll(body);
+  }
+
+  private record(
+    ctx: FetchContext,
+    exchanges: RecordedExchange[] | null,
+    failure: AdapterError | null,
+  ): void {
+    if (!exchanges || !this.options.recorder) return;
+    this.options.recorder.poll({
+      type: 'poll',
+      market: this.info.id,
+      game: ctx.game,
+      startedAt: ctx.now,
+      endedAt: this.options.clock.now(),
+      exchanges,
+      failure: failure ? { kind: failure.kind, message: failure.message } : null,
+    });
   }
 
   parse(raw: unknown): ParseResult {
-    const body = raw as PollBody;
-    const observations: Observation[] = [];
-    const rejected: Rejection[] = [];
-    for (const page of body.pages) {
-      for (const observation of page.observations) observations.push(observation);
-      for (const rejection of page.rejected) rejected.push(rejection);
-    }
-    const result: ParseResult = { observations, rejected };
-    const first = body.failures[0];
-    if (first) {
-      const detail = `${body.failures.length} of ${body.failures.length + body.pages.length} requests failed; first: ${first.failure.message}`;
-      result.partial = { kind: first.failure.kind, detail };
-    }
-    return result;
+    return parsePollBody(raw as PollBody);
   }
 
   private checkCredentials(): void {
@@ -133,22 +135,43 @@ export class ConnectorAdapter implements MarketAdapter {
   private async exchange(
     request: ConnectorRequest,
     signal: AbortSignal | undefined,
+    recorded: RecordedExchange[] | null,
   ): Promise<PageResult | HttpFailure> {
-    const { connector, channel, baseUrl, credentials } = this.options;
+    const { connector, channel, baseUrl, credentials, clock } = this.options;
     const parser = connector.parsers[request.kind];
     if (!parser)
       return new HttpFailure('internal', `${this.info.id}: no parser for ${request.kind}`);
+    const timeoutMs = this.options.timeoutMs;
+    const timed = timeoutMs ? { ...request, timeoutMs } : request;
+    const http = toHttpRequest(this.info.id, baseUrl, timed, connector, credentials);
+    const note = (answer: RecordedExchange['answer'], failure: RecordedExchange['failure']) =>
+      recorded?.push({
+        line: redactedLine(http.method, http.url, request.secret ?? []),
+        request: redactRequest(request),
+        answer,
+        failure,
+      });
     try {
-      const timeoutMs = this.options.timeoutMs;
-      const timed = timeoutMs ? { ...request, timeoutMs } : request;
-      const http = toHttpRequest(this.info.id, baseUrl, timed, connector, credentials);
       const response = await channel.send(http, signal);
-      return safeParse(() =>
-        parser(response.body, { game: request.game, now: response.receivedAt, request }),
+      const at = response.receivedAt;
+      note(
+        {
+          at,
+          status: response.status,
+          headers: redactHeaders(response.headers),
+          body: response.body,
+        },
+        null,
       );
+      return safeParse(() => parser(response.body, { game: request.game, now: at, request }));
     } catch (error) {
-      if (error instanceof HttpFailure) return this.reclassified(request, error);
-      return new HttpFailure('internal', `${this.info.id} ${request.kind}: ${String(error)}`);
+      const failure =
+        error instanceof HttpFailure
+          ? this.reclassified(request, error)
+          : new HttpFailure('internal', `${this.info.id} ${request.kind}: ${String(error)}`);
+      const { kind, status, message } = failure;
+      note(null, { at: clock.now(), kind, status, message });
+      return failure;
     }
   }
 
@@ -165,24 +188,5 @@ export class ConnectorAdapter implements MarketAdapter {
       if (this.memory.size >= MEMORY_LIMIT && !this.memory.has(key)) return;
       this.memory.set(key, value);
     }
-  }
-}
-
-/** A parser that throws is a bug, not upstream garbage: its page becomes one rejection. */
-function safeParse(parse: () => PageResult): PageResult {
-  try {
-    const result = parse();
-    if (!Array.isArray(result?.observations) || !Array.isArray(result?.rejected)) {
-      return {
-        observations: [],
-        rejected: [{ reason: 'malformed', detail: 'parser returned no arrays' }],
-      };
-    }
-    return result;
-  } catch (error) {
-    return {
-      observations: [],
-      rejected: [{ reason: 'malformed', detail: `parser threw: ${String(error)}` }],
-    };
   }
 }

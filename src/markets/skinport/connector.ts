@@ -10,7 +10,8 @@
  *   (docs.skinport.com/sales-history; `softwerk-org/csinvest-connector:
  *   src/connector/skinport/models/get_sales_history.py`). Window aggregates, not single sales.
  *   Rows carry `version`: `default` (or null) for the plain item, else the Doppler phase or gem
- *   (e.g. `Emerald`; csinvest `version: str | None`), one row per phase: the phase is spliced
+ *   (e.g. `Emerald`; csinvest `version: str | None`; `PaxxPatriot/skinport.py` test data has
+ *   `"version": "Emerald"` on a Gamma Doppler), one row per phase: the phase is spliced
  *   into the name, and a version that does not read as a phase of a Doppler is refused.
  * - Limit "8 requests / 5 minutes" per endpoint, responses cached 5 minutes, and
  *   `Accept-Encoding: br` required (docs; SCMM `SkinportWebClient.cs`). Our one budget for the

@@ -68,7 +68,10 @@ export interface PostgresConnectionOptions {
   schema?: string;
   /** Most connections this pool opens (default 10). */
   poolSize?: number;
+  /** Longest wait to connect, or for a free pooled connection (default 2 s). */
   connectionTimeoutMillis?: number;
+  /** Connections kept open while idle (default 0): a standby's pool stays warm. */
+  minConnections?: number;
   /**
    * A pooled connection failed outside a query (e.g. the server restarted); default: ignored,
    * since the next query on it fails with an error isUnavailableError() recognises.
@@ -102,6 +105,7 @@ export function createPool(options: PostgresConnectionOptions): Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    min: options.minConnections ?? 0,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
     keepAlive: true,
@@ -115,6 +119,12 @@ export function createPool(options: PostgresConnectionOptions): Pool {
   // listener that event would crash the process.
   pool.on('connect', (client) => client.on('error', onIdleError));
   return pool;
+}
+
+/** Opens `count` pooled connections now (they stay open up to the pool's `min`). */
+export async function warmPool(pool: Pool, count: number): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: count }, () => pool.connect()));
+  for (const client of clients) client.release();
 }
 
 /**

@@ -12,7 +12,7 @@
  *   that were new, so the rollups always match the committed data. The months the rollups
  *   touch get their partitions before the transaction, like the sales'.
  * - Calls fail within the pool's connect timeout (2 s) when the server is unreachable;
- *   isUnavailableError() (unavailable.ts) recognises those failures.
+ *   isUnavailableError() (../unavailable.ts) recognises those failures.
  */
 import { systemClock } from '../../domain/clock.ts';
 import type { Clock } from '../../domain/clock.ts';

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { createPool } from './driver.ts';
 import { createPostgresPriceStore } from './postgres-price-store.ts';
 import { DATABASE_URL, adminQuery, needsPostgres } from './test-support.ts';
-import { isUnavailableError } from './unavailable.ts';
+import { isUnavailableError } from '../unavailable.ts';
 
 const CLOSED_PORT_URL = 'postgres://postgres@127.0.0.1:5499/test';
 

@@ -1,7 +1,8 @@
 /**
- * Tells "PostgreSQL is unreachable or going away" apart from every other database error, so
- * the HTTP layer can answer 503 with Retry-After and ingest can back off and retry, while a
- * constraint violation or a bug still surfaces as a failure.
+ * Tells "the store's database is unreachable or going away" apart from every other database
+ * error, so the HTTP layer can answer 503 with Retry-After and ingest can back off and retry,
+ * while a constraint violation or a bug still surfaces as a failure. The codes and messages are
+ * PostgreSQL's and its driver's (the SQLite store is a local file and never unavailable).
  */
 
 /** Socket-level failures: nothing reached a working server. */

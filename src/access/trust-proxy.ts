@@ -7,7 +7,7 @@
  * leftmost address is the client), which is only safe when nothing but the proxy can reach
  * the port. The client IP feeds the keys' allow-lists and the keyless health limit alike.
  */
-import { normaliseRange } from '../access/ip-allow-list.ts';
+import { normaliseRange } from './ip-allow-list.ts';
 
 /** What Fastify's `trustProxy` takes: a boolean or the trusted ranges. */
 export type TrustProxy = boolean | string[];
