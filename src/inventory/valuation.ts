@@ -10,11 +10,11 @@
 import type { Book } from '../book/book.ts';
 import type { Game } from '../domain/games.ts';
 import type { InventoryItem } from '../domain/inventory.ts';
-import { isCashExecutable, type MarketId } from '../domain/markets.ts';
+import type { MarketId } from '../domain/markets.ts';
 import type { Cents } from '../domain/money.ts';
 import { isStale } from '../domain/freshness.ts';
 import type { CatalogItem } from '../domain/item.ts';
-import type { FeeModel } from '../markets/fees.ts';
+import { isCashMarket, type FeeModel } from '../markets/fees.ts';
 import { bestAdjustedBid } from '../pricing/execution.ts';
 import { computeRecommendation } from '../pricing/recommendation.ts';
 import { ALL_MARKETS, askSides, bestAskSide, eligibleBidSides } from '../pricing/top-of-book.ts';
@@ -71,7 +71,9 @@ function priceItem(item: CatalogItem, inputs: ValuationInputs): PricedItem {
   const askSide = bestAskSide(askSides(sides, ALL_MARKETS));
   const cashSides = eligibleBidSides(sides, ALL_MARKETS);
   const walletSides = sides.flatMap((entry) =>
-    entry.bid && entry.bid.levels.length > 0 && !isCashExecutable(entry.market) ? [entry.bid] : [],
+    entry.bid && entry.bid.levels.length > 0 && !isCashMarket(entry.market, feeModel)
+      ? [entry.bid]
+      : [],
   );
   const bid = bestAdjustedBid(cashSides, feeModel, now);
   const ask = askSide ? askSide.levels[0]!.price : null;
