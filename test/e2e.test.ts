@@ -128,15 +128,23 @@ describe('end to end: the real CLI on a temp data dir', () => {
     assert.match(result.stderr, /server/);
   });
 
-  test('a key revoked by the CLI is refused within a second', async () => {
+  test('a key revoked by the CLI is refused', async () => {
     const list = runCli(['keys', 'list', '--json', '--data', dir]);
     const keys = JSON.parse(list.stdout) as { id: string; account: string }[];
     const id = keys.find((k) => k.account === 'acme')!.id;
     assert.equal(runCli(['keys', 'revoke', id, '--data', dir]).code, 0);
-    await new Promise((r) => setTimeout(r, 1000));
-    const response = await fetch(`${server.baseUrl}/v1/items`, {
-      headers: { Authorization: `Bearer ${key}` },
-    });
-    assert.equal(response.status, 401);
+    // The server re-reads changed keys every 250 ms (AccessService.startRefresh); the test
+    // waits for the refusal itself, so a starved machine slows it down instead of failing it.
+    const deadline = Date.now() + 15_000;
+    let status = 0;
+    while (status !== 401 && Date.now() < deadline) {
+      const response = await fetch(`${server.baseUrl}/v1/items`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      await response.arrayBuffer();
+      status = response.status;
+      if (status !== 401) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(status, 401);
   });
 });
