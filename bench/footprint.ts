@@ -89,8 +89,11 @@ interface HeapLine {
   arrayBuffersMb: number;
 }
 
-/** A thread that wrote no sample this long before `at` had ended (thread-heaps.mjs: 5 s). */
-const SAMPLE_GAP_MS = 12_000;
+/**
+ * A thread that wrote no sample this long before `at` had ended (the catalog build thread ends
+ * within seconds of the start; a busy or low-priority thread may skip a few 5 s samples).
+ */
+const SAMPLE_GAP_MS = 60_000;
 
 /**
  * RSS per component at `at` (ms since the epoch): each live thread's V8 heap and array buffers

@@ -23,10 +23,17 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
+/**
+ * Hang guards only: a CLI command or a server start takes seconds, but many times longer on a
+ * machine whose cores are busy with other work, and a guard must not turn that into a failure.
+ */
+const CLI_GIVE_UP_MS = 180_000;
+const START_GIVE_UP_MS = 240_000;
+
 export function runCli(args: string[], env: NodeJS.ProcessEnv = childEnv()) {
   const result = spawnSync(process.execPath, [BIN, ...args], {
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: CLI_GIVE_UP_MS,
     env,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -57,7 +64,7 @@ export function startServer(
   options: StartOptions | number = {},
 ): Promise<RunningServer> {
   const {
-    timeoutMs = 90_000,
+    timeoutMs = START_GIVE_UP_MS,
     env = childEnv(),
     ready = LISTENING,
   } = typeof options === 'number' ? { timeoutMs: options } : options;

@@ -9,8 +9,12 @@ import type { IngestWorkerConfig } from './messages.ts';
 const dir = mkdtempSync(join(tmpdir(), 'ingest-host-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A missing replacement (no answer) or a restart loop (no failure) shows as a timeout. */
-const TIMEOUT = { timeout: 30_000 };
+/**
+ * A missing replacement (no answer) or a restart loop (no failure) shows as a timeout. Filling
+ * 64 MB of heap takes a few CPU seconds, and far longer on a starved machine: the bound only
+ * catches a test that never ends.
+ */
+const TIMEOUT = { timeout: 180_000 };
 const ENTRY = new URL('./test-oom-worker.mjs', import.meta.url);
 
 function start(config: { marker: string; beforeReady?: boolean }, errors: string[]) {
@@ -28,7 +32,7 @@ function start(config: { marker: string; beforeReady?: boolean }, errors: string
   return { worker, answered };
 }
 
-async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+async function until(check: () => boolean, timeoutMs = 180_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('timed out');
