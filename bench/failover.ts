@@ -3,8 +3,7 @@
  * PostgreSQL schema and one Redis prefix; once the first holds every lease and the standby is
  * up, the first is killed (SIGKILL). Prints the time until the standby holds every lease, until
  * the first new prices are committed, the markets fetched 30 / 60 / 120 s after the kill, and
- * duplicate polls (two successful fetches of one market and game less than 0.9 of its cadence
- * apart: one poller never does that). The lease period is the baseline of the ratios.
+ * duplicate polls (see closePolls). The lease period is the baseline of the ratios.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -36,21 +35,26 @@ function startIngest(env: NodeJS.ProcessEnv): Promise<ChildServer> {
 
 const seconds = (ms: number | null) => (ms === null ? 'never' : `${(ms / 1000).toFixed(1)} s`);
 
-/** Two successful fetches of one (market, game) closer than 0.9 cadence. */
-export function duplicatePolls(rows: readonly FetchRow[]): number {
+/**
+ * Pairs of successful fetches of one (market, game) closer than 0.9 cadence: `duplicates` when
+ * both started on the same side of the kill (two live pollers, or the standby polling twice),
+ * `handovers` when they straddle it (the standby cannot know when the dead holder last polled).
+ */
+export function closePolls(rows: readonly FetchRow[], killedAt: number) {
   const last = new Map<string, number>();
-  let duplicates = 0;
+  const counts = { duplicates: 0, handovers: 0 };
   for (const row of rows) {
     if (!row.ok) continue;
     const key = `${row.market}:${row.game}`;
     const at = Number(row.started_at);
     const previous = last.get(key);
     if (previous !== undefined && at - previous < 0.9 * MARKET_INFO[row.market].cadenceMs) {
-      duplicates += 1;
+      if (previous < killedAt && at >= killedAt) counts.handovers += 1;
+      else counts.duplicates += 1;
     }
     last.set(key, at);
   }
-  return duplicates;
+  return counts;
 }
 
 async function leaseHolders(redis: Redis, prefix: string): Promise<Map<string, string | null>> {
@@ -139,9 +143,11 @@ export async function benchFailover(databaseUrl?: string, redisUrl?: string): Pr
         `(${seconds(pricesMs === null || leaseMs === null ? null : pricesMs - leaseMs)} after the leases)`,
     );
     console.log(`failover: markets fetched after ${fetched.join(', ')}`);
+    const close = closePolls(rows.rows, killedAt);
     console.log(
-      `failover: duplicate polls ${duplicatePolls(rows.rows)} ` +
-        `(of ${rows.rows.filter((row) => row.ok).length} successful fetches recorded)`,
+      `failover: duplicate polls ${close.duplicates} (of ${rows.rows.filter((row) => row.ok).length} ` +
+        `successful fetches recorded); first standby polls sooner than a cadence after the dead ` +
+        `holder's last: ${close.handovers}`,
     );
   } finally {
     for (const child of children) child.child.kill('SIGKILL');
