@@ -14,7 +14,7 @@ const LAYERS = [
   ['store'],
   ['attributes', 'liquidity'],
   ['events'],
-  ['access', 'ingest', 'schema'],
+  ['access', 'ingest', 'schema', 'inventory'],
   ['metrics'],
   ['http'],
   ['terminal'],

@@ -49,6 +49,11 @@ export const ServeConfigSchema = Type.Object({
   /** The recording's size bound: the oldest segments are deleted beyond it. */
   recordMaxMb: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 256 }),
   feesFile: Type.Union([Type.String(), Type.Null()], { default: null }),
+  /** Origin of Steam's public inventory endpoint (src/inventory); a stand-in in tests. */
+  inventoryUrl: Type.String({
+    pattern: '^https?://[^\\s/]+',
+    default: 'https://steamcommunity.com',
+  }),
   logLevel: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -88,6 +93,7 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   recordDir: 'PRICING_RECORD_DIR',
   recordMaxMb: 'PRICING_RECORD_MAX_MB',
   feesFile: 'PRICING_FEES_FILE',
+  inventoryUrl: 'PRICING_INVENTORY_URL',
   logLevel: 'LOG_LEVEL',
   accessLog: 'PRICING_ACCESS_LOG',
   terminal: 'PRICING_TERMINAL',

@@ -9,6 +9,7 @@ export interface DataPaths {
   dir: string;
   prices: string;
   access: string;
+  inventory: string;
   demoKey: string;
   lock: string;
 }
@@ -19,6 +20,7 @@ export function dataPaths(dir: string): DataPaths {
     dir: root,
     prices: join(root, 'prices.db'),
     access: join(root, 'access.db'),
+    inventory: join(root, 'inventory.db'),
     demoKey: join(root, 'demo-key.txt'),
     lock: join(root, 'server.lock'),
   };

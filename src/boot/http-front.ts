@@ -13,7 +13,10 @@ import type { Book } from '../book/book.ts';
 import type { loadCatalogs } from '../catalog/index.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
-import { GAMES } from '../domain/games.ts';
+import { GAMES, type Game } from '../domain/games.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import { InventoryService } from '../inventory/service.ts';
+import { createSteamInventorySource } from '../inventory/steam-source.ts';
 import { buildApp } from '../http/app.ts';
 import { ItemsAllCache } from '../http/items-all-cache.ts';
 import { BulkLiquidityCache } from '../liquidity/bulk-cache.ts';
@@ -28,6 +31,7 @@ import { createClosers } from './closers.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { marketPlan } from './market-plan.ts';
 import { createQuotaLimiters } from './quotas.ts';
+import { createInventoryStore } from './stores.ts';
 import { schemaErrorLog, startSchemaServing } from './schema-runtime.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 import { terminalRoutes } from '../terminal/index.ts';
@@ -90,6 +94,25 @@ function watchedAccessStore(store: AccessStore, outage: ReturnType<typeof outage
   };
 }
 
+/** The inventory store and the Steam source behind the inventory routes. */
+async function startInventory(
+  config: ServeConfig,
+  clock: Clock,
+  catalogs: Readonly<Record<Game, Catalog>>,
+  logger: Logger,
+) {
+  const store = createInventoryStore(config, clock);
+  await store.init();
+  const service = new InventoryService({
+    store,
+    source: createSteamInventorySource({ origin: config.inventoryUrl, clock }),
+    catalogs,
+    clock,
+    onError: (error) => logger.error({ err: error }, 'inventory fetch failed'),
+  });
+  return { service, close: () => store.close() };
+}
+
 export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFront> {
   const { config, clock, logger, catalogs, book } = options;
   const steps = options.steps ?? bootSteps();
@@ -143,6 +166,11 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     // A first start's schema sync is one long write on this thread: done before requests come.
     await steps.timeAsync('schemaSync', () => schema.synced);
 
+    const inventory = await steps.timeAsync('inventory', () =>
+      startInventory(config, clock, schema.catalogs, logger),
+    );
+    closers.add(() => inventory.close());
+
     const plan = marketPlan(config);
     const app = await steps.timeAsync('buildApp', () =>
       buildApp(
@@ -164,6 +192,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
           marketNote: (market) => plan.get(market)?.note ?? null,
           itemsAll,
           liquidityBulk,
+          inventory: inventory.service,
           ...(options.history ? { history: options.history } : {}),
           feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
           logger,

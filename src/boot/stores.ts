@@ -13,6 +13,9 @@ import type { HistoryStore } from '../store/history-store.ts';
 import { warmPool } from '../store/postgres/driver.ts';
 import { createPostgresPriceStore } from '../store/postgres/postgres-price-store.ts';
 import type { PriceStore } from '../store/price-store.ts';
+import type { InventoryStore } from '../store/inventory-store.ts';
+import { createPostgresInventoryStore } from '../store/postgres/inventory-store.ts';
+import { createSqliteInventoryStore } from '../store/sqlite/inventory-store.ts';
 import {
   createSqlitePriceStore,
   type SqlitePriceStoreOptions,
@@ -94,4 +97,13 @@ export function createAccessStore(config: StoreConfig, clock: Clock): AccessStor
   const paths = dataPaths(config.dataDir);
   ensureDataDir(paths);
   return createSqliteAccessStore({ path: paths.access });
+}
+
+/** Creates (does not init) the inventory snapshot store the configuration names. */
+export function createInventoryStore(config: StoreConfig, clock: Clock): InventoryStore {
+  if (config.databaseUrl !== null)
+    return createPostgresInventoryStore(postgresOptions(config, clock));
+  const paths = dataPaths(config.dataDir);
+  ensureDataDir(paths);
+  return createSqliteInventoryStore(paths.inventory);
 }

@@ -37,6 +37,7 @@ export type Feature =
   | 'freshness'
   | 'market_latency'
   | 'arbitrage'
+  | 'inventory'
   | 'stream';
 
 /**
@@ -64,6 +65,7 @@ export const FEATURE_MIN_PLAN: Readonly<Record<Feature, Plan>> = {
   freshness: 'developer',
   market_latency: 'developer',
   arbitrage: 'pro',
+  inventory: 'pro',
   stream: 'developer',
 };
 

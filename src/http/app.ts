@@ -33,6 +33,7 @@ import { attributePricesRoutes } from './routes/attribute-prices.ts';
 import { listingsRoutes } from './routes/listings.ts';
 import { liquidityBulkRoutes } from './routes/liquidity-bulk.ts';
 import { liquidityRoutes } from './routes/liquidity.ts';
+import { inventoryRoutes } from './routes/inventory.ts';
 import { marketAnalyticsRoutes } from './routes/market-analytics.ts';
 import { nbboRoutes } from './routes/nbbo.ts';
 import { pricingRoutes } from './routes/pricing.ts';
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps, routeSets: readonly RouteSet[] = [
   schemaRoutes(app, deps);
   liquidityBulkRoutes(app, deps);
   liquidityRoutes(app, deps);
+  inventoryRoutes(app, deps);
   streamRoutes(app, deps, streamHub(app, deps, views));
   for (const routeSet of routeSets) await routeSet(app, deps, views);
   return app;

@@ -21,6 +21,7 @@ import type { GameReads, SchemaProvider } from '../schema/provider.ts';
 import type { TrustProxy } from '../access/trust-proxy.ts';
 import type { PreparedPayload } from '../domain/prepared-payload.ts';
 import type { StreamHub } from './stream/hub.ts';
+import type { InventoryService } from '../inventory/service.ts';
 
 export type { PreparedPayload };
 
@@ -126,6 +127,8 @@ export interface AppDeps {
   streamReplayMs?: number;
   /** The hub's tick period (default 1 s; 0: the caller ticks it, as tests with a manual clock do). */
   streamTickMs?: number;
+  /** Steam inventory fetches and snapshots; the inventory routes answer 503 without it. */
+  inventory?: InventoryService;
   /** Answer latest-state cache hits in front of Fastify (read-cache/fast-reads.ts; default true). */
   fastReads?: boolean;
 }

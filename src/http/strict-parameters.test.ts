@@ -13,6 +13,8 @@ interface Parameter {
 type Operations = Record<string, { get?: { parameters?: Parameter[] } }>;
 
 const ITEM = encodeURIComponent('AK-47 | Redline (Field-Tested)');
+/** Path parameters that are not item names take a valid value of their own. */
+const PATH_VALUES: Record<string, string> = { steamId: '76561198000000001' };
 const NOT_PLAIN = [
   '0x10',
   '0b11',
@@ -47,7 +49,7 @@ async function documented() {
 /** A request to `path` with `name=value`, everything else valid. */
 function url(path: string, parameter: Parameter, value: string): string {
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) =>
-    name === parameter.name ? encodeURIComponent(value) : ITEM,
+    name === parameter.name ? encodeURIComponent(value) : (PATH_VALUES[name] ?? ITEM),
   );
   const own = parameter.in === 'query' ? `&${parameter.name}=${encodeURIComponent(value)}` : '';
   return `${filled}?game=cs2&market_hash_name=${ITEM}${own}`;

@@ -1,0 +1,140 @@
+/**
+ * Inventory fetches off the request path: `request` stores a PENDING snapshot and returns it at
+ * once; the fetch then moves it to FETCHING, INSPECTING (advanced fetches) and COMPLETED, or to
+ * FAILED with a sentence. Each account may start `fetchesPerHour` fetches in any hour.
+ * Valuations are priced when read (valuation.ts); snapshots keep items only.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Catalog } from '../catalog/catalog.ts';
+import { HOUR, type Clock } from '../domain/clock.ts';
+import { ApiError } from '../domain/errors.ts';
+import type { Game } from '../domain/games.ts';
+import {
+  RUST_APP_ID,
+  type InventoryItem,
+  type InventoryRequest,
+  type InventorySnapshot,
+} from '../domain/inventory.ts';
+import type { InventoryStore } from '../store/inventory-store.ts';
+import { resolveInventory } from './resolve.ts';
+import { InventorySourceError } from './steam-page.ts';
+import type { InventorySource } from './steam-source.ts';
+
+export const DEFAULT_FETCHES_PER_HOUR = 30;
+
+export interface InventoryServiceOptions {
+  store: InventoryStore;
+  source: InventorySource;
+  catalogs: Readonly<Record<Game, Catalog>>;
+  clock: Clock;
+  fetchesPerHour?: number;
+  onError?: (error: unknown) => void;
+}
+
+export const gameOfApp = (appId: number): Game => (appId === RUST_APP_ID ? 'rust' : 'cs2');
+
+/** Advanced fetches: items whose float or seed came with the inventory count as inspected. */
+function inspect(items: InventoryItem[], max: number, at: string) {
+  let inspected = 0;
+  const out = items.map((item) => {
+    if (inspected >= max || (item.floatValue === undefined && item.paintSeed === undefined)) {
+      return item;
+    }
+    inspected += 1;
+    return { ...item, inspectedAt: at };
+  });
+  return { items: out, inspected };
+}
+
+export class InventoryService {
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: InventoryServiceOptions) {}
+
+  async request(accountId: string, request: InventoryRequest): Promise<InventorySnapshot> {
+    const now = this.options.clock.now();
+    const limit = this.options.fetchesPerHour ?? DEFAULT_FETCHES_PER_HOUR;
+    if ((await this.options.store.countSince(accountId, now - HOUR)) >= limit) {
+      throw new ApiError(429, 'RATE_LIMITED', `At most ${limit} inventory fetches per hour`, {
+        'retry-after': 3600,
+      });
+    }
+    const snapshot: InventorySnapshot = {
+      ...request,
+      id: randomUUID(),
+      accountId,
+      status: 'PENDING',
+      createdAt: now,
+      completedAt: null,
+      itemCount: null,
+      inspectedCount: null,
+      unresolvedCount: null,
+      error: null,
+      items: null,
+    };
+    await this.options.store.create(snapshot);
+    const work = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.run(snapshot))
+      .catch((error: unknown) => this.options.onError?.(error))
+      .finally(() => this.running.delete(snapshot.id));
+    this.running.set(snapshot.id, work);
+    return snapshot;
+  }
+
+  /** Resolves when the snapshot's fetch has ended (at once when none is running). */
+  settled(id: string): Promise<void> {
+    return this.running.get(id) ?? Promise.resolve();
+  }
+
+  get(id: string) {
+    return this.options.store.get(id);
+  }
+
+  history(steamId: string, limit: number, offset: number) {
+    return this.options.store.history(steamId, limit, offset);
+  }
+
+  catalogFor(appId: number): Catalog {
+    return this.options.catalogs[gameOfApp(appId)];
+  }
+
+  private async run(snapshot: InventorySnapshot): Promise<void> {
+    const { store, source, clock } = this.options;
+    await store.update(snapshot.id, { status: 'FETCHING' });
+    try {
+      const fetched = await source.fetchItems({
+        steamId: snapshot.targetSteamId,
+        appId: snapshot.appId,
+        contextId: snapshot.contextId,
+      });
+      const wanted = snapshot.tradableOnly ? fetched.filter((item) => item.tradable) : fetched;
+      const resolved = resolveInventory(this.catalogFor(snapshot.appId), wanted);
+      const { unresolvedCount } = resolved;
+      let items = resolved.items;
+      let inspectedCount: number | undefined;
+      if (snapshot.maxInspections > 0) {
+        await store.update(snapshot.id, { status: 'INSPECTING' });
+        const result = inspect(items, snapshot.maxInspections, new Date(clock.now()).toISOString());
+        items = result.items;
+        inspectedCount = result.inspected;
+      }
+      await store.update(snapshot.id, {
+        status: 'COMPLETED',
+        completedAt: clock.now(),
+        itemCount: items.length,
+        unresolvedCount,
+        items,
+        ...(inspectedCount === undefined ? {} : { inspectedCount }),
+      });
+    } catch (error) {
+      const message =
+        error instanceof InventorySourceError ? error.message : 'The inventory could not be read.';
+      if (!(error instanceof InventorySourceError)) this.options.onError?.(error);
+      await store.update(snapshot.id, {
+        status: 'FAILED',
+        completedAt: clock.now(),
+        error: message,
+      });
+    }
+  }
+}
