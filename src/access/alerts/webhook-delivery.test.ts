@@ -62,7 +62,7 @@ async function storeWithFiring(url: string, path = join(dir, `w-${++files}.db`))
   await store.init();
   await store.createAlert({ ...sampleAlert('alt_1'), url });
   const memory = { lastFiredAt: T0, referenceAsk: 1400, armed: false };
-  await store.recordFiring('alt_1', memory, {
+  await store.recordFiring('alt_1', null, memory, {
     id: 'evt_1',
     alertId: 'alt_1',
     body: BODY,
