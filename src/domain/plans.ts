@@ -38,7 +38,8 @@ export type Feature =
   | 'market_latency'
   | 'arbitrage'
   | 'inventory'
-  | 'stream';
+  | 'stream'
+  | 'alerts';
 
 /**
  * The plan column of the spec's endpoint index. Where the spec says "not shown" the choice is
@@ -67,6 +68,7 @@ export const FEATURE_MIN_PLAN: Readonly<Record<Feature, Plan>> = {
   arbitrage: 'pro',
   inventory: 'pro',
   stream: 'developer',
+  alerts: 'pro',
 };
 
 /** Server-Sent Events price streams (docs/api/stream-and-alerts.md): items per stream, open streams per account. */
@@ -79,6 +81,13 @@ export const PLAN_STREAM_LIMITS: Readonly<Record<Plan, StreamLimits>> = {
   developer: { itemsPerStream: 25, concurrentStreams: 1 },
   pro: { itemsPerStream: 100, concurrentStreams: 5 },
   enterprise: { itemsPerStream: 1_000, concurrentStreams: 50 },
+};
+
+/** Price alerts with webhooks (docs/api/stream-and-alerts.md): alerts an account may hold. */
+export const PLAN_ALERT_LIMITS: Readonly<Record<Plan, number>> = {
+  developer: 0,
+  pro: 100,
+  enterprise: 1_000,
 };
 
 export function planAllows(plan: Plan, feature: Feature): boolean {

@@ -34,6 +34,7 @@ import { listingsRoutes } from './routes/listings.ts';
 import { liquidityBulkRoutes } from './routes/liquidity-bulk.ts';
 import { liquidityRoutes } from './routes/liquidity.ts';
 import { inventoryRoutes } from './routes/inventory.ts';
+import { alertsRoutes } from './routes/alerts.ts';
 import { marketAnalyticsRoutes } from './routes/market-analytics.ts';
 import { nbboRoutes } from './routes/nbbo.ts';
 import { pricingRoutes } from './routes/pricing.ts';
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps, routeSets: readonly RouteSet[] = [
   liquidityBulkRoutes(app, deps);
   liquidityRoutes(app, deps);
   inventoryRoutes(app, deps);
+  alertsRoutes(app, deps);
   streamRoutes(app, deps, streamHub(app, deps, views));
   for (const routeSet of routeSets) await routeSet(app, deps, views);
   return app;

@@ -22,6 +22,7 @@ import type { TrustProxy } from '../access/trust-proxy.ts';
 import type { PreparedPayload } from '../domain/prepared-payload.ts';
 import type { StreamHub } from './stream/hub.ts';
 import type { InventoryService } from '../inventory/service.ts';
+import type { AlertService } from '../access/alerts/alert-service.ts';
 
 export type { PreparedPayload };
 
@@ -129,6 +130,8 @@ export interface AppDeps {
   streamTickMs?: number;
   /** Steam inventory fetches and snapshots; the inventory routes answer 503 without it. */
   inventory?: InventoryService;
+  /** Price alerts with webhooks; the alert routes answer 503 without it. */
+  alerts?: AlertService;
   /** Answer latest-state cache hits in front of Fastify (read-cache/fast-reads.ts; default true). */
   fastReads?: boolean;
 }

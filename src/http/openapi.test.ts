@@ -31,6 +31,9 @@ const ROUTES = [
   '/v1/liquidity/items/manifest',
   '/v1/stream',
   '/v2/stream',
+  '/v1/alerts',
+  '/v1/alerts/{id}',
+  '/v1/alerts/{id}/deliveries',
 ];
 
 describe('OpenAPI and docs', () => {
