@@ -21,6 +21,8 @@ export function sampleAlert(id: string, accountId = 'acc_1', createdAt = 1000): 
 }
 
 const FIRED = { lastFiredAt: 5000, referenceAsk: 1400, armed: false };
+/** A memory that leaves last_fired_at unset, so one alert can fire many times in a test. */
+const UNSET = { lastFiredAt: null, referenceAsk: 1400, armed: true };
 
 export function alertStoreContract(name: string, open: () => AlertStore): void {
   describe(`AlertStore contract: ${name}`, () => {
@@ -50,7 +52,7 @@ export function alertStoreContract(name: string, open: () => AlertStore): void {
       const store = await opened();
       await store.createAlert(sampleAlert('alt_1'));
       const delivery = { id: 'evt_1', alertId: 'alt_1', body: '{"id":"evt_1"}', createdAt: 5000 };
-      assert.equal(await store.recordFiring('alt_1', FIRED, delivery), true);
+      assert.equal(await store.recordFiring('alt_1', null, FIRED, delivery), true);
       assert.deepEqual((await store.getAlert('alt_1'))?.memory, FIRED);
       const [stored] = await store.listDeliveries('alt_1', 10);
       assert.deepEqual(stored, {
@@ -60,7 +62,22 @@ export function alertStoreContract(name: string, open: () => AlertStore): void {
         attempts: [],
       });
       const missing = { ...delivery, id: 'evt_2', alertId: 'alt_gone' };
-      assert.equal(await store.recordFiring('alt_gone', FIRED, missing), false);
+      assert.equal(await store.recordFiring('alt_gone', null, FIRED, missing), false);
+      await store.close();
+    });
+
+    test('of two firings from one memory, only the first is stored', async () => {
+      const store = await opened();
+      await store.createAlert(sampleAlert('alt_1'));
+      const first = { id: 'evt_1', alertId: 'alt_1', body: '{}', createdAt: 5000 };
+      assert.equal(await store.recordFiring('alt_1', null, FIRED, first), true);
+      const second = { ...first, id: 'evt_2' };
+      assert.equal(await store.recordFiring('alt_1', null, FIRED, second), false);
+      const later = { ...first, id: 'evt_3', createdAt: 9000 };
+      const again = { ...FIRED, lastFiredAt: 9000 };
+      assert.equal(await store.recordFiring('alt_1', 5000, again, later), true);
+      const ids = (await store.listDeliveries('alt_1', 10)).map((d) => d.id);
+      assert.deepEqual(ids, ['evt_3', 'evt_1']);
       await store.close();
     });
 
@@ -81,7 +98,7 @@ export function alertStoreContract(name: string, open: () => AlertStore): void {
         ['evt_early', 5000],
         ['evt_mid', 6000],
       ] as const) {
-        await store.recordFiring('alt_1', FIRED, {
+        await store.recordFiring('alt_1', null, UNSET, {
           id,
           alertId: 'alt_1',
           body: '{}',
@@ -111,7 +128,7 @@ export function alertStoreContract(name: string, open: () => AlertStore): void {
     test('attempts are logged in order; the outcome ends the lease; a lost lease is refused', async () => {
       const store = await opened();
       await store.createAlert(sampleAlert('alt_1'));
-      await store.recordFiring('alt_1', FIRED, {
+      await store.recordFiring('alt_1', null, FIRED, {
         id: 'evt_1',
         alertId: 'alt_1',
         body: '{}',
@@ -159,7 +176,7 @@ export function alertStoreContract(name: string, open: () => AlertStore): void {
       await store.createAlert(sampleAlert('alt_1'));
       for (const at of [1000, 3000, 2000]) {
         const id = `evt_${at}`;
-        await store.recordFiring('alt_1', FIRED, {
+        await store.recordFiring('alt_1', null, UNSET, {
           id,
           alertId: 'alt_1',
           body: '{}',

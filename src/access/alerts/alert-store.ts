@@ -87,8 +87,17 @@ export interface AlertStore {
   deleteAlert(id: string): Promise<boolean>;
   /** Stores a memory change that did not fire. */
   saveMemory(alertId: string, memory: AlertMemory): Promise<void>;
-  /** Stores the memory after a firing and its pending delivery, due at `createdAt`, at once. */
-  recordFiring(alertId: string, memory: AlertMemory, delivery: NewDelivery): Promise<boolean>;
+  /**
+   * Stores the memory after a firing and its pending delivery, due at `createdAt`, at once, if
+   * the alert last fired at `firedBefore` still (so of processes seeing one change, one fires);
+   * false when the alert is gone or another process fired it first.
+   */
+  recordFiring(
+    alertId: string,
+    firedBefore: number | null,
+    memory: AlertMemory,
+    delivery: NewDelivery,
+  ): Promise<boolean>;
   /** Leases up to `limit` pending deliveries due by `now` that nobody holds, oldest due first. */
   claimDue(request: ClaimRequest): Promise<DueDelivery[]>;
   /** Logs an attempt and ends the owner's lease; false when the lease was lost to another. */

@@ -29,10 +29,15 @@ describe('PostgreSQL alert store', needsPostgres, () => {
     await one.init();
     await two.init();
     await one.createAlert(sampleAlert('alt_1'));
-    const memory = { lastFiredAt: 1, referenceAsk: 1, armed: false };
+    const memory = { lastFiredAt: null, referenceAsk: 1, armed: true };
     for (let i = 0; i < 40; i++) {
       const id = `evt_${String(i).padStart(2, '0')}`;
-      await one.recordFiring('alt_1', memory, { id, alertId: 'alt_1', body: '{}', createdAt: i });
+      await one.recordFiring('alt_1', null, memory, {
+        id,
+        alertId: 'alt_1',
+        body: '{}',
+        createdAt: i,
+      });
     }
     const claims = await Promise.all(
       [one, two, one, two].map((store, n) =>

@@ -164,10 +164,13 @@ export function createPostgresAlertStore(options: PostgresAlertStoreOptions): Al
       ready();
       await pool.query(SAVE_MEMORY, [alertId, lastFiredAt, referenceAsk, armed]);
     },
-    async recordFiring(alertId, { lastFiredAt, referenceAsk, armed }, delivery) {
+    async recordFiring(alertId, firedBefore, { lastFiredAt, referenceAsk, armed }, delivery) {
       ready();
       return inTransaction(pool, async (client) => {
-        const saved = await client.query(SAVE_MEMORY, [alertId, lastFiredAt, referenceAsk, armed]);
+        const saved = await client.query(
+          `${SAVE_MEMORY} AND last_fired_at IS NOT DISTINCT FROM $5`,
+          [alertId, lastFiredAt, referenceAsk, armed, firedBefore],
+        );
         if (saved.rowCount === 0) return false;
         await client.query(
           `INSERT INTO alert_deliveries (id, alert_id, body, created_at, status, next_attempt_at)

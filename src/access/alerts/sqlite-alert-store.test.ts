@@ -21,7 +21,7 @@ describe('SqliteAlertStore across processes sharing a file', () => {
     await before.init();
     await before.createAlert(sampleAlert('alt_1'));
     const memory = { lastFiredAt: 1, referenceAsk: 1, armed: false };
-    await before.recordFiring('alt_1', memory, {
+    await before.recordFiring('alt_1', null, memory, {
       id: 'evt_1',
       alertId: 'alt_1',
       body: '{}',

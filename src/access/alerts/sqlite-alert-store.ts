@@ -90,6 +90,10 @@ function prepareStatements(db: Database.Database) {
     ),
     allAlerts: db.prepare<[], AlertRow>('SELECT * FROM alerts ORDER BY created_at, id'),
     deleteAlert: db.prepare<[string]>('DELETE FROM alerts WHERE id = ?'),
+    fire: db.prepare<[number | null, number | null, number, string, number | null]>(
+      `UPDATE alerts SET last_fired_at = ?, reference_ask = ?, armed = ?
+       WHERE id = ? AND last_fired_at IS ?`,
+    ),
     saveMemory: db.prepare<[number | null, number | null, number, string]>(
       'UPDATE alerts SET last_fired_at = ?, reference_ask = ?, armed = ? WHERE id = ?',
     ),
@@ -188,12 +192,14 @@ export function createSqliteAlertStore(options: { path: string }): AlertStore {
       const { lastFiredAt, referenceAsk, armed } = memory;
       ready().saveMemory.run(lastFiredAt, referenceAsk, armed ? 1 : 0, alertId);
     },
-    async recordFiring(alertId, memory, delivery) {
+    async recordFiring(alertId, firedBefore, memory, delivery) {
       const s = ready();
       return db
         .transaction(() => {
           const { lastFiredAt, referenceAsk, armed } = memory;
-          if (s.saveMemory.run(lastFiredAt, referenceAsk, armed ? 1 : 0, alertId).changes === 0) {
+          if (
+            s.fire.run(lastFiredAt, referenceAsk, armed ? 1 : 0, alertId, firedBefore).changes === 0
+          ) {
             return false;
           }
           const { id, body, createdAt } = delivery;
