@@ -17,6 +17,7 @@ import { benchPropagation, benchQuotaStores, benchStoreIngest } from './scale-ou
 import { benchApiScaling } from './scaling.ts';
 import { benchTerminal } from './terminal.ts';
 import { benchStream } from './stream.ts';
+import { benchInventory } from './inventory.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -88,6 +89,10 @@ if (wanted('restart')) {
 if (wanted('stream')) {
   console.log('\n## stream: 1,000 open price streams, ingest → client latency, HTTP-thread cost');
   await benchStream();
+}
+if (wanted('inventory')) {
+  console.log('\n## inventory: valuing a 1,000-item inventory from the book, one core');
+  benchInventory();
 }
 if (!wanted('reads history scale-out')) process.exit(0);
 console.log(

@@ -145,7 +145,8 @@ export function createLeaseKeeper(options: LeaseKeeperOptions): LeaseKeeper {
 
   const tend = (entry: Entry): Promise<void> => {
     if (entry.held && !valid(entry)) setHeld(entry, false);
-    const renewedLately = entry.held && clock.now() - entry.confirmedAt < intervalMs;
+    // Renewed every ttl/3 though rounds may come every second; half a round of slack for timers.
+    const renewedLately = entry.held && clock.now() - entry.confirmedAt < intervalMs - roundMs / 2;
     if (!entry.inFlight && !renewedLately) {
       entry.inFlight = ask(entry).finally(() => {
         entry.inFlight = null;

@@ -55,11 +55,20 @@ describe('lease failover: slow Redis and a paused holder', needsBoth, () => {
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`${what}: not within ${timeoutMs} ms`));
+        reject(new Error(`${what}: not within ${timeoutMs} ms; ${describeState()}`));
       }, timeoutMs);
       waiters.add(check);
       check();
     });
+
+  const describeState = () =>
+    children
+      .map((child) => {
+        const leases = child.events.filter((e) => e.event === 'lease');
+        const cycles = child.events.filter((e) => e.event === 'cycle');
+        return `pid ${child.process.pid} (exit ${child.process.exitCode}): lease events ${JSON.stringify(leases.slice(-6))}, cycles ${cycles.length}, polls ${polls.filter((p) => p.pid === child.process.pid).length}`;
+      })
+      .join('; ');
 
   let market: Server;
   let proxy: DelayProxy;
