@@ -1,10 +1,11 @@
 /**
  * The official client's contract: the real CLI with the simulator (a small backfill, so history
- * and attribute buckets exist), then each of the client's 30 methods' requests as the client
- * sends them (its paths, its query keys, arrays as CSV, sdk-contract/sdk-methods.json), and each
- * body checked against the client's published response types (sdk-contract/sdk-types.json). A
- * field the service serves differently on purpose is accepted only when it is listed in
- * sdk-contract/differences.json and named in the docs' "Numbers that may be null" section.
+ * and attribute buckets exist) and a loopback stand-in of Steam's inventory endpoint, then each
+ * of the client's 35 methods' requests as the client sends them (its paths, its query keys,
+ * arrays as CSV, sdk-contract/sdk-methods.json), and each body checked against the client's
+ * published response types (sdk-contract/sdk-types.json). A field the service serves
+ * differently on purpose is accepted only when it is listed in sdk-contract/differences.json and
+ * named in the docs' "Numbers that may be null" section.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
 import { ShapeChecker, type Mismatch, type TypeTable } from './sdk-contract/shape.ts';
+import { OWNER, startInventoryStandIn, type StandIn } from '../src/inventory/test-fixtures.ts';
 
 const DIR = join(import.meta.dirname, 'sdk-contract');
 const read = <T>(name: string) => JSON.parse(readFileSync(join(DIR, name), 'utf8')) as T;
@@ -81,6 +83,11 @@ const CALLS: Record<string, (ctx: Context) => Args> = {
   'recommendations.get': () => ({ marketHashName: ITEM }),
   'status.freshness': () => ({}),
   'status.marketLatency': () => ({}),
+  'inventory.fetch': () => ({ targetSteamId: OWNER, appId: 730, contextId: 2 }),
+  'inventory.fetchAdvanced': () => ({ targetSteamId: OWNER, maxInspections: 10 }),
+  'inventory.get': (ctx) => ({ snapshotId: ctx.snapshotId }),
+  'inventory.status': (ctx) => ({ snapshotId: ctx.snapshotId }),
+  'inventory.history': () => ({ steamId: OWNER, limit: 5, offset: 0 }),
 };
 
 interface Context {
@@ -88,6 +95,8 @@ interface Context {
   catalogIds: string[];
   bucketIds: string[];
   buffBucketId: string;
+  /** A COMPLETED snapshot of the stand-in inventory. */
+  snapshotId: string;
 }
 
 /** The client's query rule: arrays as CSV, undefined dropped. */
@@ -121,11 +130,12 @@ const at = (body: unknown, dotted: string): unknown =>
     .split('.')
     .reduce<unknown>((value, key) => (value as Record<string, unknown>)?.[key], body);
 
-describe("the official client's 30 methods against the real service", () => {
+describe("the official client's 35 methods against the real service", () => {
   const dir = tempDataDir();
   let server: RunningServer;
   let key: string;
   let ctx: Context;
+  let standIn: StandIn;
   const accepted = new Set<string>();
   const allowed = Object.fromEntries(DIFFERENCES.differences.map((d) => [d.field, d.served]));
   const checker = new ShapeChecker(
@@ -191,6 +201,23 @@ describe("the official client's 30 methods against the real service", () => {
     return mismatches;
   }
 
+  /** A fetch of the stand-in inventory, polled until it has ended. */
+  async function completedSnapshot(): Promise<string> {
+    const base = `${server.baseUrl}/v1`;
+    const body = JSON.stringify({ targetSteamId: OWNER });
+    const { id } = (await fetchJson(`${base}/inventory/fetch`, { method: 'POST', body })) as {
+      id: string;
+    };
+    for (;;) {
+      const { status } = (await fetchJson(`${base}/inventory/snapshot/${id}/status`)) as {
+        status: string;
+      };
+      if (status === 'COMPLETED') return id;
+      assert.notEqual(status, 'FAILED');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
   /** Waits until the simulator has filled what the methods read. */
   async function ready(): Promise<Context> {
     const base = `${server.baseUrl}/v1`;
@@ -210,6 +237,7 @@ describe("the official client's 30 methods against the real service", () => {
         const buff = latest.items.find((entry) => entry.market === 'buff163');
         if (pricing.markets.length > 0 && buff) {
           return {
+            snapshotId: await completedSnapshot(),
             itemId: pricing.canonicalItemId,
             // More than one request's worth (100), so the batched methods send two.
             catalogIds: all.slice(0, 150).map((row) => row.id),
@@ -230,16 +258,21 @@ describe("the official client's 30 methods against the real service", () => {
   }
 
   before(async () => {
-    server = await startServer([...SIM_ARGS, '--data', dir], 180_000);
+    standIn = await startInventoryStandIn();
+    server = await startServer(
+      [...SIM_ARGS, '--data', dir, '--inventory-url', standIn.origin],
+      180_000,
+    );
     key = readFileSync(join(dir, 'demo-key.txt'), 'utf8').trim();
     ctx = await ready();
   });
   after(async () => {
     await server?.stop('SIGKILL');
+    await standIn?.close();
   });
 
-  test('the facts list 30 methods, each with a call here', () => {
-    assert.equal(METHODS.length, 30);
+  test('the facts list 35 methods, each with a call here', () => {
+    assert.equal(METHODS.length, 35);
     assert.deepEqual(Object.keys(CALLS).sort(), METHODS.map((method) => method.name).sort());
   });
 

@@ -9,6 +9,9 @@ import { BulkLiquidityCache } from '../liquidity/bulk-cache.ts';
 import { EMPTY_REGISTRIES } from '../schema/registries.ts';
 import { SchemaService } from '../schema/schema-service.ts';
 import { createSqliteSchemaStore } from '../schema/sqlite-schema-store.ts';
+import { InventoryService } from '../inventory/service.ts';
+import { createSteamInventorySource } from '../inventory/steam-source.ts';
+import { createSqliteInventoryStore } from '../store/sqlite/inventory-store.ts';
 
 interface Schema {
   type?: string;
@@ -214,6 +217,12 @@ describe('fuzzing every route from its OpenAPI description', () => {
     });
     await schema.start();
     harness.deps.schema = schema;
+    harness.deps.inventory = new InventoryService({
+      store: createSqliteInventoryStore(':memory:'),
+      source: createSteamInventorySource({ origin: 'http://127.0.0.1:9', clock }),
+      catalogs: harness.deps.catalogs,
+      clock,
+    });
     await app.ready();
     const paths = (app.swagger() as { paths: Record<string, { get?: Operation }> }).paths;
     const operations = Object.entries(paths)
