@@ -58,6 +58,8 @@ export const ServeConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
+  /** Webhook URLs may resolve to loopback/private addresses (`--webhooks-allow-private`). */
+  webhooksAllowPrivate: Type.Boolean({ default: false }),
   /** One info line per HTTP request (method, URL, status, time); off by default. */
   accessLog: Type.Boolean({ default: false }),
   /** The free web terminal at / (src/terminal); `--no-terminal` turns it off. */
@@ -96,6 +98,7 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   inventoryUrl: 'PRICING_INVENTORY_URL',
   logLevel: 'LOG_LEVEL',
   accessLog: 'PRICING_ACCESS_LOG',
+  webhooksAllowPrivate: 'PRICING_WEBHOOKS_ALLOW_PRIVATE',
   terminal: 'PRICING_TERMINAL',
   terminalPerMinute: 'PRICING_TERMINAL_PER_MINUTE',
   trustProxy: 'TRUST_PROXY',

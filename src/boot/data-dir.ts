@@ -10,6 +10,7 @@ export interface DataPaths {
   prices: string;
   access: string;
   inventory: string;
+  alerts: string;
   demoKey: string;
   lock: string;
 }
@@ -21,6 +22,7 @@ export function dataPaths(dir: string): DataPaths {
     prices: join(root, 'prices.db'),
     access: join(root, 'access.db'),
     inventory: join(root, 'inventory.db'),
+    alerts: join(root, 'alerts.db'),
     demoKey: join(root, 'demo-key.txt'),
     lock: join(root, 'server.lock'),
   };

@@ -32,6 +32,7 @@ import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { marketPlan } from './market-plan.ts';
 import { createQuotaLimiters } from './quotas.ts';
 import { createInventoryStore } from './stores.ts';
+import { startAlerts } from './alerts.ts';
 import { schemaErrorLog, startSchemaServing } from './schema-runtime.ts';
 import type { HistoryStore } from '../store/history-store.ts';
 import { terminalRoutes } from '../terminal/index.ts';
@@ -171,6 +172,12 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     );
     closers.add(() => inventory.close());
 
+    const feeModel = config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL;
+    const alerts = await steps.timeAsync('alerts', () =>
+      startAlerts(config, clock, book, feeModel, logger),
+    );
+    closers.add(() => alerts.close());
+
     const plan = marketPlan(config);
     const app = await steps.timeAsync('buildApp', () =>
       buildApp(
@@ -193,8 +200,9 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
           itemsAll,
           liquidityBulk,
           inventory: inventory.service,
+          alerts: alerts.service,
           ...(options.history ? { history: options.history } : {}),
-          feeModel: config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL,
+          feeModel,
           logger,
           accessLog: config.accessLog,
           terminalPerMinute: config.terminalPerMinute,

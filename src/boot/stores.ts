@@ -3,6 +3,9 @@
  * DATABASE_URL the price store and the access store live in PostgreSQL (schema `pgSchema`),
  * shared by every process; without one, SQLite files under the data dir.
  */
+import type { AlertStore } from '../access/alerts/alert-store.ts';
+import { createPostgresAlertStore } from '../access/alerts/postgres-alert-store.ts';
+import { createSqliteAlertStore } from '../access/alerts/sqlite-alert-store.ts';
 import { createPostgresAccessStore } from '../access/postgres-access-store.ts';
 import { createSqliteAccessStore } from '../access/sqlite-access-store.ts';
 import type { AccessStore } from '../access/access-store.ts';
@@ -100,6 +103,13 @@ export function createAccessStore(config: StoreConfig, clock: Clock): AccessStor
 }
 
 /** Creates (does not init) the inventory snapshot store the configuration names. */
+export function createAlertStore(config: StoreConfig, clock: Clock): AlertStore {
+  if (config.databaseUrl !== null) return createPostgresAlertStore(postgresOptions(config, clock));
+  const paths = dataPaths(config.dataDir);
+  ensureDataDir(paths);
+  return createSqliteAlertStore({ path: paths.alerts });
+}
+
 export function createInventoryStore(config: StoreConfig, clock: Clock): InventoryStore {
   if (config.databaseUrl !== null)
     return createPostgresInventoryStore(postgresOptions(config, clock));

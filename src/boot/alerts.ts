@@ -1,0 +1,59 @@
+/**
+ * Price alerts in a serving process: the alert store, the engine that fires alerts on book
+ * changes, and the webhook deliverer polling for due deliveries every second. Every API process
+ * runs all three; the store makes one process fire each alert and one send each attempt.
+ */
+import type { Logger } from 'pino';
+import { AlertEngine } from '../access/alerts/alert-engine.ts';
+import { AlertService } from '../access/alerts/alert-service.ts';
+import { WebhookDeliverer } from '../access/alerts/webhook-deliverer.ts';
+import { WebhookSender } from '../access/alerts/webhook-sender.ts';
+import type { Book } from '../book/book.ts';
+import type { Clock } from '../domain/clock.ts';
+import type { FeeModel } from '../markets/fees.ts';
+import type { ServeConfig } from '../config.ts';
+import { createAlertStore } from './stores.ts';
+
+export const DELIVERY_POLL_MS = 1000;
+
+export async function startAlerts(
+  config: ServeConfig,
+  clock: Clock,
+  book: Book,
+  feeModel: FeeModel,
+  logger: Logger,
+) {
+  const store = createAlertStore(config, clock);
+  await store.init();
+  const onError = (error: unknown) => logger.error({ err: error }, 'alert store write failed');
+  const engine = new AlertEngine({ store, book, clock, feeModel, onError });
+  await engine.start();
+  const sender = new WebhookSender(config.webhooksAllowPrivate);
+  const deliverer = new WebhookDeliverer(store, sender, clock);
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = deliverer
+      .runOnce()
+      .catch((error: unknown) => logger.error({ err: error }, 'webhook delivery failed'))
+      .finally(() => (running = null));
+  }, DELIVERY_POLL_MS);
+  timer.unref();
+  const service = new AlertService({
+    store,
+    engine,
+    clock,
+    allowPrivate: config.webhooksAllowPrivate,
+  });
+  return {
+    service,
+    async close() {
+      clearInterval(timer);
+      engine.stop();
+      await running;
+      await engine.settled();
+      await sender.close();
+      await store.close();
+    },
+  };
+}
