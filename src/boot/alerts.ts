@@ -1,6 +1,7 @@
 /**
  * Price alerts in a serving process: the alert store, the engine that fires alerts on book
- * changes, and the webhook deliverer polling for due deliveries every second. Every API process
+ * changes, and the webhook deliverer polling for due deliveries every second; alerts made elsewhere
+ * (another process, `pricing alerts`) are taken every 10 s. Every API process
  * runs all three; the store makes one process fire each alert and one send each attempt.
  */
 import type { Logger } from 'pino';
@@ -15,6 +16,8 @@ import type { ServeConfig } from '../config.ts';
 import { createAlertStore } from './stores.ts';
 
 export const DELIVERY_POLL_MS = 1000;
+/** Alerts created or deleted by another process or the CLI are taken this often. */
+export const ALERT_REFRESH_MS = 10_000;
 
 export async function startAlerts(
   config: ServeConfig,
@@ -39,6 +42,10 @@ export async function startAlerts(
       .finally(() => (running = null));
   }, DELIVERY_POLL_MS);
   timer.unref();
+  const refresher = setInterval(() => {
+    engine.refresh().catch((error: unknown) => logger.warn({ err: error }, 'alert refresh failed'));
+  }, ALERT_REFRESH_MS);
+  refresher.unref();
   const service = new AlertService({
     store,
     engine,
@@ -49,6 +56,7 @@ export async function startAlerts(
     service,
     async close() {
       clearInterval(timer);
+      clearInterval(refresher);
       engine.stop();
       await running;
       await engine.settled();

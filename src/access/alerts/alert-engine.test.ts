@@ -96,4 +96,14 @@ describe('AlertEngine', () => {
     await Promise.all(engines.map((engine) => engine.settled()));
     assert.equal((await store.listDeliveries('alt_1', 10)).length, 1);
   });
+
+  test('refresh takes alerts created and deleted by another process', async () => {
+    const { ask, bodies, store, engine } = await setup([sampleAlert('alt_1')]);
+    await store.createAlert(sampleAlert('alt_2'));
+    await store.deleteAlert('alt_1');
+    await engine.refresh();
+    await ask('csfloat', 1000);
+    assert.equal((await bodies('alt_2')).length, 1);
+    assert.deepEqual(await bodies('alt_1'), []);
+  });
 });

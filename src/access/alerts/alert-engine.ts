@@ -62,6 +62,21 @@ export class AlertEngine {
     });
   }
 
+  /**
+   * Takes alerts created or deleted elsewhere (another API process, the CLI); the memory of an
+   * alert already held is kept (its firings are reconciled by recordFiring).
+   */
+  async refresh(): Promise<void> {
+    const stored = await this.options.store.allAlerts();
+    const ids = new Set(stored.map((alert) => alert.id));
+    for (const alerts of [...this.byItem.values()]) {
+      for (const alert of [...alerts.values()]) if (!ids.has(alert.id)) this.remove(alert);
+    }
+    for (const alert of stored) {
+      if (!this.byItem.get(alert.canonicalItemId)?.has(alert.id)) this.add(alert);
+    }
+  }
+
   add(alert: AlertRecord): void {
     const alerts = this.byItem.get(alert.canonicalItemId) ?? new Map<string, AlertRecord>();
     alerts.set(alert.id, alert);
