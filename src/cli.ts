@@ -21,6 +21,10 @@ commands:
   keys create --account NAME [--trial] [--expires-at ISO] [--allow-ip CIDR,...]... [--data DIR]
   keys revoke KEY_ID [--data DIR]
   keys list [--json] [--data DIR]
+  alerts create --account NAME --item NAME --type TYPE --value N --url URL [--markets a,b]
+                [--cooldown SECONDS] [--allow-private] [--data DIR]
+  alerts list --account NAME [--json] [--data DIR]
+  alerts delete ALERT_ID --account NAME [--data DIR]
   import FILE.ndjson [--data DIR]
   games disable|enable GAME [--data DIR]   (/v2 reads of GAME answer 503 while disabled)
   games list [--data DIR]
@@ -42,6 +46,7 @@ const COMMANDS: Record<string, () => Promise<Handler>> = {
   serve: async () => (await import('./cli/serve.ts')).serveCommand,
   accounts: async () => (await import('./cli/accounts.ts')).accountsCommand,
   keys: async () => (await import('./cli/keys.ts')).keysCommand,
+  alerts: async () => (await import('./cli/alerts.ts')).alertsCommand,
   import: async () => (await import('./cli/import.ts')).importCommand,
   games: async () => (await import('./cli/games.ts')).gamesCommand,
   markets: async () => (await import('./cli/markets.ts')).marketsCommand,
