@@ -8,6 +8,7 @@
  * Its catalogs are the slim data the HTTP thread hands over (no item-data package here). It runs
  * at a lower scheduling priority than the HTTP thread (thread-priority.ts).
  */
+import { getPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { createClosers } from '../closers.ts';
@@ -20,7 +21,7 @@ import { startLearningWhenLive } from '../schema-runtime.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
 import { leaseOwner } from '../../ingest/lease.ts';
-import { lowerThreadPriority } from './thread-priority.ts';
+import { lowerThreadPriority, restoreThreadPriority } from './thread-priority.ts';
 import { createWorkerBackfill } from './worker-backfill.ts';
 import type { RejectionTally } from '../../ingest/rejections.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../../ingest/retention.ts';
@@ -42,6 +43,7 @@ function postRejections(record: FetchRecord, counts: RejectionTally): void {
 }
 
 async function run() {
+  const startPriority = getPriority();
   lowerThreadPriority();
   adoptCatalogData(catalogData);
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
@@ -97,6 +99,7 @@ async function run() {
       const finished = backfill.run(message.toMs);
       return void finished.then((done) => done && post({ type: 'backfilled' }));
     }
+    restoreThreadPriority(startPriority);
     void closers.close().finally(() => post({ type: 'stopped' }));
   });
   const retention = setInterval(() => {

@@ -18,7 +18,10 @@ const WORKER = `
     .then(() => import(${JSON.stringify(new URL('./thread-priority.ts', import.meta.url).href)}))
     .then((m) => {
       parentPort.postMessage(m.lowerThreadPriority());
-      parentPort.once('message', () => process.exit(0));
+      parentPort.on('message', (message) => {
+        if (message === 'restore') return parentPort.postMessage(m.restoreThreadPriority(0));
+        process.exit(0);
+      });
     });
 `;
 
@@ -34,6 +37,18 @@ describe('lowerThreadPriority', { skip: process.platform !== 'linux' }, () => {
       readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16],
       String(before),
     );
+    worker.postMessage('done');
+    await new Promise((resolve) => worker.once('exit', resolve));
+  });
+
+  test('a stopping thread gets its priority back where the process may raise it', async () => {
+    const worker = new Worker(WORKER, { eval: true });
+    await new Promise((resolve) => worker.once('message', resolve));
+    const mayRaise = process.getuid?.() === 0;
+    worker.postMessage('restore');
+    const restored = await new Promise((resolve) => worker.once('message', resolve));
+    assert.equal(restored, mayRaise);
+    if (mayRaise) assert.equal(Math.max(...niceValues()), 0);
     worker.postMessage('done');
     await new Promise((resolve) => worker.once('exit', resolve));
   });

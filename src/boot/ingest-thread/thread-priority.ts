@@ -4,7 +4,8 @@
  * On a core both threads want, requests come first and ingest still gets about a tenth of it
  * (the kernel's weights for nice 0 and 10 are 1024 and 110); on an idle core, or with a core of
  * its own, ingest runs at full speed. Elsewhere the call would lower the whole process, so
- * nothing changes.
+ * nothing changes. On stop the thread asks for its old priority back (allowed where the process
+ * may raise priorities, e.g. as root), so finishing its last writes is not starved by the load.
  */
 import { getPriority, setPriority } from 'node:os';
 
@@ -13,8 +14,18 @@ export const INGEST_THREAD_NICE = 10;
 /** Lowers the calling thread to `nice` (never raises it); false where that is not possible. */
 export function lowerThreadPriority(nice = INGEST_THREAD_NICE): boolean {
   if (process.platform !== 'linux') return false;
+  return trySetPriority(Math.max(getPriority(), nice));
+}
+
+/** Returns the calling thread to `nice`; false where the process may not raise priorities. */
+export function restoreThreadPriority(nice: number): boolean {
+  if (process.platform !== 'linux') return false;
+  return trySetPriority(nice);
+}
+
+function trySetPriority(nice: number): boolean {
   try {
-    setPriority(Math.max(getPriority(), nice));
+    setPriority(nice);
     return true;
   } catch {
     return false;
