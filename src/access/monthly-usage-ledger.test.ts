@@ -130,7 +130,11 @@ describe('monthly usage ledger', () => {
     );
     ledger.start();
     ledger.record('acc_a', MONTH);
-    assert.deepEqual(await timerWrote, [{ accountId: 'acc_a', month: MONTH, used: 1 }]);
+    // The ledger's timer is unref'd (it never holds a process open); this one keeps the test's
+    // event loop alive until the timer has written, and is only a hang guard.
+    const keepAlive = setTimeout(() => undefined, 60_000);
+    const written = await timerWrote.finally(() => clearTimeout(keepAlive));
+    assert.deepEqual(written, [{ accountId: 'acc_a', month: MONTH, used: 1 }]);
     assert.equal(await store.monthlyUsage('acc_a', MONTH), 1);
     ledger.record('acc_a', MONTH);
     await ledger.close();
