@@ -10,6 +10,8 @@ import { EMPTY_REGISTRIES } from '../schema/registries.ts';
 import { SchemaService } from '../schema/schema-service.ts';
 import { createSqliteSchemaStore } from '../schema/sqlite-schema-store.ts';
 import { InventoryService } from '../inventory/service.ts';
+import { AlertService } from '../access/alerts/alert-service.ts';
+import { createSqliteAlertStore } from '../access/alerts/sqlite-alert-store.ts';
 import { createSteamInventorySource } from '../inventory/steam-source.ts';
 import { createSqliteInventoryStore } from '../store/sqlite/inventory-store.ts';
 
@@ -222,6 +224,14 @@ describe('fuzzing every route from its OpenAPI description', () => {
       source: createSteamInventorySource({ origin: 'http://127.0.0.1:9', clock }),
       catalogs: harness.deps.catalogs,
       clock,
+    });
+    const alertStore = createSqliteAlertStore({ path: ':memory:' });
+    await alertStore.init();
+    harness.deps.alerts = new AlertService({
+      store: alertStore,
+      engine: null,
+      clock,
+      allowPrivate: false,
     });
     await app.ready();
     const paths = (app.swagger() as { paths: Record<string, { get?: Operation }> }).paths;
