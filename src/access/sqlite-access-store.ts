@@ -4,9 +4,8 @@
  * `access_meta.version` counter in the same transaction, which is how another process notices.
  * Monthly quota usage (`monthly_usage`) is added to without moving that counter.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSideStore } from '../store/sqlite/connection.ts';
 import type {
   AccessStore,
   Account,
@@ -198,11 +197,7 @@ function applyPatch(account: Account, patch: AccountPatch): Account {
 }
 
 export function createSqliteAccessStore(options: SqliteAccessStoreOptions): AccessStore {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-  const db = new Database(options.path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
+  const db = openSideStore(options.path);
   let statements: Statements | null = null;
 
   const ready = (): Statements => {

@@ -3,9 +3,8 @@
  * processes on one host can share the file; a claim is one IMMEDIATE transaction, so two
  * deliverers never lease the same delivery.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSideStore } from '../../store/sqlite/connection.ts';
 import type { AlertStore } from './alert-store.ts';
 import {
   alertToRow,
@@ -152,11 +151,7 @@ function prepareStatements(db: Database.Database) {
 type Statements = ReturnType<typeof prepareStatements>;
 
 export function createSqliteAlertStore(options: { path: string }): AlertStore {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-  const db = new Database(options.path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
+  const db = openSideStore(options.path);
   let statements: Statements | null = null;
   const ready = (): Statements => {
     if (!statements) throw new Error('SqliteAlertStore: call init() first');

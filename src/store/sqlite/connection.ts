@@ -26,6 +26,19 @@ export function openPrices(path: string): Database.Database {
   return db;
 }
 
+/**
+ * Opens a small side store (accounts, alerts, inventory snapshots) or ':memory:': WAL, the busy
+ * timeout and foreign keys, without the prices file's page cache and WAL limit.
+ */
+export function openSideStore(path: string): Database.Database {
+  if (path !== ':memory:') fs.mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
 /** Attaches the history file to a migrated prices connection. */
 export function openHistory(db: Database.Database, pricesPath: string): void {
   attachHistory(db, pricesPath, { cacheKib: CACHE_KIB, walSizeLimitBytes: WAL_SIZE_LIMIT_BYTES });

@@ -1,7 +1,4 @@
 /** The inventory snapshot store on better-sqlite3 (`<data>/inventory.db` or ':memory:'). */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import {
   INVENTORY_COLUMNS,
   rowValues,
@@ -11,6 +8,7 @@ import {
   type InventoryRow,
   type InventoryStore,
 } from '../inventory-store.ts';
+import { openSideStore } from './connection.ts';
 
 const TABLE = `CREATE TABLE IF NOT EXISTS inventory_snapshots (
   id TEXT PRIMARY KEY,
@@ -33,10 +31,7 @@ CREATE INDEX IF NOT EXISTS inventory_by_steam_id ON inventory_snapshots (target_
 CREATE INDEX IF NOT EXISTS inventory_by_account ON inventory_snapshots (account_id, created_at);`;
 
 export function createSqliteInventoryStore(path: string): InventoryStore {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
+  const db = openSideStore(path);
   db.exec(TABLE);
   const insert = db.prepare(
     `INSERT INTO inventory_snapshots (${INVENTORY_COLUMNS}) VALUES (${Array(15).fill('?').join(', ')})`,
