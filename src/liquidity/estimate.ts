@@ -166,6 +166,18 @@ function marketWide(states: readonly MarketState[], rows: readonly LiquidityMetr
   };
 }
 
+/** The badge and the median time to sell alone, as the record has them (valuing many items). */
+export function liquidityHeadline(
+  input: LiquidityInput,
+): Pick<LiquidityRecord, 'liquidityBadge' | 'medianTimeToSellHours'> {
+  const best = bestState(marketStates(input));
+  const median = best ? round2(best.times!.medianHours) : null;
+  return {
+    liquidityBadge: classify(median, best ? input.now - best.evidence!.latestAt : null),
+    medianTimeToSellHours: median,
+  };
+}
+
 export function liquidityRecord(input: LiquidityInput): LiquidityRecord {
   const { item, now } = input;
   const states = marketStates(input);
