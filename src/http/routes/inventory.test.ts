@@ -147,12 +147,27 @@ describe('inventory routes against a loopback stand-in of the Steam endpoint', (
     });
     const direct = await get(`/v1/inventory/snapshot/${snapshot.id}/valuation`);
     assert.equal(direct.json<{ instantCashCents: number }>().instantCashCents, cash);
+    harness.quote('ask', 'cs2-redline-ft', 'csfloat', [1200], at);
+    const later = await get(`/v1/inventory/snapshot/${snapshot.id}/valuation`);
+    assert.equal(
+      later.json<{ listValueCents: number }>().listValueCents,
+      2 * 1200 + 500_000,
+      'priced at the read: the snapshot keeps items, not prices',
+    );
   });
 
-  test('a second fetch inside the cache window sends nothing to Steam', async () => {
+  test('a second fetch inside the cache window sends nothing to Steam; a fetch counts as one request', async () => {
     const before = standIn.requests.length;
-    const snapshot = await fetched(OWNER);
-    assert.equal(snapshot.status, 'COMPLETED');
+    const remaining = (response: { headers: Record<string, unknown> }) =>
+      Number(response.headers['x-ratelimit-remaining']);
+    const history = await get(`/v1/inventory/history/${OWNER}`);
+    assert.ok(remaining(history) > 0, 'the quota header is served');
+    const started = await post('/v1/inventory/fetch', { targetSteamId: OWNER });
+    assert.equal(remaining(started), remaining(history) - 1);
+    await service.settled(started.json<Served>().id);
+    const read = await get(`/v1/inventory/snapshot/${started.json<Served>().id}`);
+    assert.equal(read.json<Served>().status, 'COMPLETED');
+    assert.equal(remaining(read), remaining(started) - 1, 'the fetch work itself costs nothing');
     assert.equal(standIn.requests.length, before);
   });
 
