@@ -165,10 +165,15 @@ describe('terminal inventory page in chromium', () => {
     assert.equal(await page.$('#inventory-table'), null);
   });
 
-  test('phone width: the valued inventory fits the screen', async () => {
+  test('phone width: a bookmarked valued inventory fits the screen', async () => {
     const phone = await openPage(browser, server.baseUrl, { width: 390, height: 844 });
     await phone.page.goto(`${server.baseUrl}/#/inventory/${valuedId}`);
     await phone.page.waitForSelector('#inventory-table tbody tr');
+    assert.equal(
+      await phone.page.inputValue('#steam-id'),
+      OWNER,
+      'a bookmarked snapshot fills the form',
+    );
     const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `fits 390 px (scrollWidth ${width})`);
     assert.deepEqual(phone.errors, []);

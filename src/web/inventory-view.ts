@@ -23,7 +23,13 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function steamIdForm(status: HTMLElement): HTMLFormElement {
+interface SteamIdForm {
+  form: HTMLFormElement;
+  /** Shows the Steam ID and game of the snapshot on the page. */
+  fill(steamId: string, game: Game): void;
+}
+
+function steamIdForm(status: HTMLElement): SteamIdForm {
   const input = el('input', {
     id: 'steam-id',
     name: 'steamId',
@@ -61,8 +67,14 @@ function steamIdForm(status: HTMLElement): HTMLFormElement {
         status.className = 'status-line error';
       });
   });
-  return form;
+  const fill = (steamId: string, chosen: Game) => {
+    input.value = steamId;
+    game.value = chosen;
+  };
+  return { form, fill };
 }
+
+const gameOf = (data: InventoryData): Game => (data.appId === RUST_APP_ID ? 'rust' : 'cs2');
 
 function notes(item: Item, valued: Valued | undefined): HTMLElement | string {
   if (!item.marketable) return 'not marketable';
@@ -138,7 +150,7 @@ const HEADERS = [
 ];
 
 function results(data: InventoryData, valuation: Valuation): HTMLElement[] {
-  const game: Game = data.appId === RUST_APP_ID ? 'rust' : 'cs2';
+  const game = gameOf(data);
   const byAsset = new Map(valuation.items.map((valued) => [valued.assetId, valued]));
   const rows = (data.items ?? []).map((item) => itemRow(item, byAsset.get(item.assetId), game));
   return [
@@ -157,6 +169,7 @@ function statusText(data: InventoryData): string {
 export function mountInventory(view: HTMLElement, snapshotId: string | null): () => void {
   const status = el('p', { class: 'status-line', id: 'inventory-status' });
   const body = el('div', { id: 'inventory-results' });
+  const form = steamIdForm(status);
   replaceChildren(
     view,
     el(
@@ -169,7 +182,7 @@ export function mountInventory(view: HTMLElement, snapshotId: string | null): ()
         'A public Steam inventory valued across every market: the lowest ask, what a seller nets ' +
           'selling into cash buy orders after fees, the suggested price and the time to sell.',
       ),
-      steamIdForm(status),
+      form.form,
       status,
       body,
     ),
@@ -182,6 +195,7 @@ export function mountInventory(view: HTMLElement, snapshotId: string | null): ()
   };
   const tick = async () => {
     const data = await api.inventory(snapshotId);
+    if (!status.hasAttribute('data-status')) form.fill(data.targetSteamId, gameOf(data));
     status.textContent = statusText(data);
     status.className = `status-line ${data.status === 'FAILED' ? 'error' : 'live'}`;
     status.setAttribute('data-status', data.status);
