@@ -7,14 +7,23 @@
  */
 import type { SimListing } from '../sim/listings.ts';
 import type { SimMarket, SimPage, SimRow, SimSnapshot } from '../sim/sim-market.ts';
-import { decimalString, plannedRequest, steamNameAndPhase, unixSeconds } from '../sim/wire.ts';
+import { hashString } from '../sim/random.ts';
+import {
+  decimalString,
+  listingsBySteamName,
+  plannedRequest,
+  steamNameAndPhase,
+  unixSeconds,
+} from '../sim/wire.ts';
+import type { ConnectorRequest } from '../connector.ts';
 import { connector } from './connector.ts';
 import { detailRequests } from './plan.ts';
 
 const NO_HEADERS = {};
 
-function goodsId(row: SimRow): number {
-  return 1 + (row.item.key % 999_999);
+/** One goods id per Steam name (a Doppler's phases are one goods on Buff). */
+function goodsId(name: string): number {
+  return 1 + (hashString(name) % 999_999);
 }
 
 function envelope(data: Record<string, unknown>) {
@@ -27,7 +36,7 @@ function goodsPage(snapshot: SimSnapshot): SimPage {
     const { ask, bid, listingCount, orderCount } = row.quote;
     const best = bid?.[0];
     return {
-      id: goodsId(row),
+      id: goodsId(steamNameAndPhase(row).name),
       market_hash_name: row.item.name,
       sell_min_price: cny(ask[0]!.price),
       buy_max_price: best ? cny(best.price) : '0',
@@ -58,23 +67,32 @@ function sellListing(entry: SimListing, scale: number) {
   };
 }
 
+function requestsOf(snapshot: SimSnapshot, name: string, listed: number): ConnectorRequest[] {
+  return detailRequests(snapshot.game, [goodsId(name), name, 0, listed], NO_HEADERS);
+}
+
+function goodsInfos(name: string) {
+  const id = goodsId(name);
+  return { goods_infos: { [id]: { goods_id: id, market_hash_name: name } } };
+}
+
+/** Per Steam name, its sell orders: the listings of the item and of its Doppler phases. */
+function sellOrderPages(snapshot: SimSnapshot): SimPage[] {
+  const plain = new Map(snapshot.rows.map((row) => [row.item.name, row]));
+  return [...listingsBySteamName(snapshot.rows)].map(([name, listings]) => {
+    const listed = plain.get(name)?.quote.listingCount ?? listings.length;
+    const items = listings.map((entry) => sellListing(entry, snapshot.scale));
+    const body = envelope({ ...goodsInfos(name), total_count: listed, items });
+    return { request: requestsOf(snapshot, name, listed)[0]!, body };
+  });
+}
+
 function detailPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
-  const { name } = steamNameAndPhase(row);
-  const id = goodsId(row);
-  const [sell, buy, bill] = detailRequests(
-    snapshot.game,
-    [id, name, 0, row.quote.listingCount],
-    NO_HEADERS,
-  );
+  const { name, phase } = steamNameAndPhase(row);
+  const [, buy, bill] = requestsOf(snapshot, name, row.quote.listingCount);
   const cny = (units: number) => decimalString(units, snapshot.scale);
-  const goods = { goods_infos: { [id]: { goods_id: id, market_hash_name: name } } };
   const pages: SimPage[] = [];
-  if (row.listings !== null && name === row.item.name) {
-    const items = row.listings.map((entry) => sellListing(entry, snapshot.scale));
-    pages.push({
-      request: sell!,
-      body: envelope({ ...goods, total_count: row.quote.listingCount, items }),
-    });
+  if (row.listings !== null && phase === null) {
     const orders = (row.quote.bid ?? []).map((level) => ({
       price: cny(level.price),
       num: level.quantity,
@@ -92,7 +110,7 @@ function detailPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
       transact_time: unixSeconds(sale.soldAt),
       asset_info: { info: { paintindex } },
     }));
-    pages.push({ request: bill!, body: envelope({ ...goods, items }) });
+    pages.push({ request: bill!, body: envelope({ ...goodsInfos(name), items }) });
   }
   return pages;
 }
@@ -111,12 +129,14 @@ export const sim: SimMarket = {
     sourceTime: null,
     depthOnly: false,
     singleSales: true,
+    statsWindowMs: 0,
     saleQuantities: false,
     outagesPerDay: 2,
     latencyMs: 4000,
   },
   pages: (snapshot) => [
     goodsPage(snapshot),
+    ...sellOrderPages(snapshot),
     ...snapshot.rows.flatMap((row) => detailPages(row, snapshot)),
   ],
 };

@@ -7,7 +7,7 @@
  */
 import type { SimListing } from '../sim/listings.ts';
 import type { SimMarket, SimPage, SimRow, SimSnapshot } from '../sim/sim-market.ts';
-import { plannedRequest, steamNameAndPhase } from '../sim/wire.ts';
+import { listingsBySteamName, plannedRequest, steamNameAndPhase } from '../sim/wire.ts';
 import { connector } from './connector.ts';
 import { buyOrdersRequest } from './shared.ts';
 
@@ -44,20 +44,24 @@ function priceLists(snapshot: SimSnapshot): SimPage[] {
   ];
 }
 
-function itemPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
-  const { name, phase } = steamNameAndPhase(row);
-  const listings = plannedRequest(connector, snapshot.game, 'listings', [name]);
-  const pages: SimPage[] = [];
-  if (row.listings !== null && phase === null) {
-    const body = row.listings.map((entry) => ({
+/** Per Steam name, its cheapest listings: the item's and its Doppler phases'. */
+function listingPages(snapshot: SimSnapshot): SimPage[] {
+  return [...listingsBySteamName(snapshot.rows)].map(([name, listings]) => ({
+    request: plannedRequest(connector, snapshot.game, 'listings', [name]),
+    body: listings.map((entry) => ({
       id: entry.id,
       type: 'buy_now',
       state: 'listed',
       price: entry.price,
       item: listedItem(entry, name),
-    }));
-    pages.push({ request: listings, body });
-  }
+    })),
+  }));
+}
+
+function itemPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
+  const { name, phase } = steamNameAndPhase(row);
+  const listings = plannedRequest(connector, snapshot.game, 'listings', [name]);
+  const pages: SimPage[] = [];
   if (row.quote.bid !== null) {
     const item = row.item.name;
     const request = buyOrdersRequest(listings, `${row.item.key}`, item);
@@ -99,12 +103,14 @@ export const sim: SimMarket = {
     sourceTime: null,
     depthOnly: false,
     singleSales: true,
+    statsWindowMs: 0,
     saleQuantities: false,
     outagesPerDay: 1,
     latencyMs: 700,
   },
   pages: (snapshot) => [
     ...priceLists(snapshot),
+    ...listingPages(snapshot),
     ...snapshot.rows.flatMap((row) => itemPages(row, snapshot)),
   ],
 };

@@ -6,7 +6,13 @@
  */
 import type { SimListing } from '../sim/listings.ts';
 import type { SimMarket, SimPage, SimRow, SimSnapshot } from '../sim/sim-market.ts';
-import { batches, decimalString, steamNameAndPhase, unixSeconds } from '../sim/wire.ts';
+import {
+  batches,
+  decimalString,
+  listingsBySteamName,
+  steamNameAndPhase,
+  unixSeconds,
+} from '../sim/wire.ts';
 import { aggregatedRequest, lastSalesRequest, offersRequest, TITLES_PER_REQUEST } from './plan.ts';
 
 function money(units: number | undefined) {
@@ -44,13 +50,17 @@ function offer(entry: SimListing, title: string) {
   };
 }
 
-function itemPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
+/** Per Steam title, its cheapest offers: the item's and its Doppler phases'. */
+function offerPages(snapshot: SimSnapshot): SimPage[] {
+  return [...listingsBySteamName(snapshot.rows)].map(([name, listings]) => ({
+    request: offersRequest(snapshot.game, name),
+    body: { items: listings.map((entry) => offer(entry, name)) },
+  }));
+}
+
+function salesPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
   const { name, phase } = steamNameAndPhase(row);
   const pages: SimPage[] = [];
-  if (row.listings !== null && phase === null) {
-    const items = row.listings.map((entry) => offer(entry, name));
-    pages.push({ request: offersRequest(snapshot.game, name), body: { items } });
-  }
   if (row.sales.length > 0) {
     const sales = row.sales.map((sale) => ({
       price: decimalString(sale.price, snapshot.scale),
@@ -76,12 +86,14 @@ export const sim: SimMarket = {
     sourceTime: null,
     depthOnly: false,
     singleSales: true,
+    statsWindowMs: 0,
     saleQuantities: false,
     outagesPerDay: 1.5,
     latencyMs: 900,
   },
   pages: (snapshot) => [
     ...batches(snapshot.rows, TITLES_PER_REQUEST).map((rows) => aggregated(rows, snapshot)),
-    ...snapshot.rows.flatMap((row) => itemPages(row, snapshot)),
+    ...offerPages(snapshot),
+    ...snapshot.rows.flatMap((row) => salesPages(row, snapshot)),
   ],
 };

@@ -68,6 +68,7 @@ export const TM_PROFILE = {
   depthOnly: false,
   singleSales: true,
   saleQuantities: false,
+  statsWindowMs: 0,
 } as const;
 
 export const sim = tmSim(connector, {

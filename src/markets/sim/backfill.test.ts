@@ -23,7 +23,7 @@ function sortKey(o: Observation): string {
 
 const byKey = (a: Observation, b: Observation) => (sortKey(a) < sortKey(b) ? -1 : 1);
 
-const PHASE = /Doppler (Phase [1-4]|Ruby|Sapphire|Black Pearl|Emerald)/;
+const DOPPLER = /\| (Gamma )?Doppler/;
 
 /** Per market, game, item and side: the first book's best price and times (what history keeps). */
 function bestPrices(observations: readonly Observation[]): Map<string, unknown> {
@@ -92,9 +92,9 @@ describe('simBackfill', () => {
     for (const [key, prices] of backfilled) assert.deepEqual(parsed.get(key), prices, key);
     const onlyLive = [...parsed.keys()].filter((key) => !backfilled.has(key));
     assert.deepEqual(
-      onlyLive.filter((key) => !PHASE.test(key)),
+      onlyLive.filter((key) => !DOPPLER.test(key)),
       [],
-      'only the phases single listings price',
+      'only Dopplers, which the single listings of all their phases price',
     );
   });
 

@@ -42,6 +42,12 @@ export interface SimProfile {
   depthOnly: boolean;
   /** Whether single sales are sent (false: none, or only statistics over a window). */
   singleSales: boolean;
+  /**
+   * The window sales statistics cover (Steam's and Skinport's 24 hours): a row's sales are
+   * those of this window before the data time; 0 when the market sends no statistics (a row's
+   * sales are then those of the last poll window).
+   */
+  statsWindowMs: number;
   /** Whether a sale says how many units it was (false: a multi-unit sale is several sales). */
   saleQuantities: boolean;
 }

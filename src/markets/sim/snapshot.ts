@@ -85,7 +85,11 @@ export function buildSnapshot(
   if (!simGame) return snapshot;
   const universe = universeSize(world, market, simGame.items.length);
   const nativePerUsdCent = (unitsPerUsd(world.seed, info.currency, dataTime) * info.scale) / 100;
-  const window = salesWindow(market, dataTime);
+  const statsWindowMs = SIM_PROFILES[market].statsWindowMs;
+  const window =
+    statsWindowMs > 0
+      ? { from: dataTime - statsWindowMs, to: dataTime }
+      : salesWindow(market, dataTime);
   const depthOnly = SIM_PROFILES[market].depthOnly;
   const crawls = crawlsDepth(market);
   for (let rank = 0; rank < universe; rank += 1) {

@@ -8,6 +8,8 @@ import type { Game } from '../../domain/games.ts';
 import type { RawLevel } from '../../domain/observation.ts';
 import type { Connector, ConnectorRequest } from '../connector.ts';
 import type { SimItem } from './items.ts';
+import type { SimListing } from './listings.ts';
+import type { SimRow } from './sim-market.ts';
 
 /** `units / scale` as a decimal string without trailing zeros ("77.5", "74", "0.03"). */
 export function decimalString(units: number, scale: number): string {
@@ -86,4 +88,22 @@ export const BULK_LIST = {
   depthOnly: false,
   singleSales: false,
   saleQuantities: false,
+  statsWindowMs: 0,
 } as const;
+
+/**
+ * The single listings of the snapshot by the Steam name a market files them under: a Doppler
+ * base item's and its phase variants' together, as one goods' listings (cheapest first).
+ */
+export function listingsBySteamName(rows: readonly SimRow[]): Map<string, SimListing[]> {
+  const out = new Map<string, SimListing[]>();
+  for (const row of rows) {
+    if (row.listings === null) continue;
+    const { name } = steamNameAndPhase(row);
+    const listings = out.get(name);
+    if (listings) listings.push(...row.listings);
+    else out.set(name, [...row.listings]);
+  }
+  for (const listings of out.values()) listings.sort((a, b) => a.price - b.price);
+  return out;
+}

@@ -1,10 +1,10 @@
 /**
  * Skinport simulated: `/v1/items` (lowest price and quantity of every listed item, EUR
- * decimals, cached 5 minutes) and `/v1/sales/history`. The simulator knows single sales, not
- * Skinport's rolling windows: its `last_24_hours` statistics summarise the sales of the poll
- * window only (docs/markets.md, "The simulator").
+ * decimals, cached 5 minutes) and `/v1/sales/history`, whose `last_24_hours` statistics
+ * summarise the simulated sales of the 24 hours before the data time (the longer windows are
+ * left out).
  */
-import { MINUTE } from '../../domain/clock.ts';
+import { DAY, MINUTE } from '../../domain/clock.ts';
 import type { NativeSale, SimMarket, SimPage, SimSnapshot } from '../sim/sim-market.ts';
 import { BULK_LIST, decimalNumber, plannedRequest, unixSeconds } from '../sim/wire.ts';
 import { connector } from './connector.ts';
@@ -44,6 +44,7 @@ export const sim: SimMarket = {
     salesShare: 0.3,
     cacheMs: 5 * MINUTE,
     sourceTime: 'updated_at',
+    statsWindowMs: DAY,
     outagesPerDay: 1,
     latencyMs: 1800,
   },

@@ -2,8 +2,9 @@
  * Steam simulated: for every listed item the order-book histogram (cumulative ask and bid
  * graphs in dollars, the sides' totals), as if the poll budget covered the whole catalog (live
  * asks the most wanted items and walks the bulk search for the rest); and the price overview
- * of the items that sold, whose 24 h volume and median summarise the poll window's sales only.
+ * (24 h volume and median) of every item that sold in the last 24 hours.
  */
+import { DAY } from '../../domain/clock.ts';
 import type { RawLevel } from '../../domain/observation.ts';
 import type { NativeSale, SimMarket, SimPage, SimRow, SimSnapshot } from '../sim/sim-market.ts';
 import { decimalNumber, decimalString } from '../sim/wire.ts';
@@ -68,6 +69,7 @@ export const sim: SimMarket = {
     sourceTime: null,
     depthOnly: false,
     singleSales: false,
+    statsWindowMs: DAY,
     saleQuantities: true,
     outagesPerDay: 2,
     latencyMs: 2500,

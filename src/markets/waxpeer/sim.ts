@@ -4,8 +4,8 @@
  * `mass-info` (single listings with float and paint index, the buy orders) of the depth slice.
  */
 import type { SimListing } from '../sim/listings.ts';
-import type { SimMarket, SimPage, SimRow, SimSnapshot } from '../sim/sim-market.ts';
-import { batches, plannedRequest } from '../sim/wire.ts';
+import type { SimMarket, SimPage, SimSnapshot } from '../sim/sim-market.ts';
+import { batches, listingsBySteamName, plannedRequest } from '../sim/wire.ts';
 import { connector } from './connector.ts';
 
 const NAMES_PER_REQUEST = 50;
@@ -20,15 +20,23 @@ function listing(entry: SimListing, name: string) {
   };
 }
 
-function massInfo(rows: SimRow[], snapshot: SimSnapshot): SimPage {
+/** The keyed mass-info of some Steam names: their listings (phases included) and buy orders. */
+function massInfo(
+  names: string[],
+  snapshot: SimSnapshot,
+  listings: Map<string, SimListing[]>,
+): SimPage {
+  const rows = new Map(snapshot.rows.map((row) => [row.item.name, row]));
   const data: Record<string, unknown> = {};
-  for (const { item, quote, listings } of rows) {
-    data[item.name] = {
-      listings: (listings ?? []).map((entry) => listing(entry, item.name)),
-      orders: (quote.bid ?? []).map((level) => ({ price: level.price, amount: level.quantity })),
+  for (const name of names) {
+    data[name] = {
+      listings: (listings.get(name) ?? []).map((entry) => listing(entry, name)),
+      orders: (rows.get(name)?.quote.bid ?? []).map((level) => ({
+        price: level.price,
+        amount: level.quantity,
+      })),
     };
   }
-  const names = rows.map((row) => row.item.name);
   const request = plannedRequest(connector, snapshot.game, 'mass_info', names);
   return { request, body: { success: true, data } };
 }
@@ -47,6 +55,7 @@ export const sim: SimMarket = {
     sourceTime: null,
     depthOnly: false,
     singleSales: false,
+    statsWindowMs: 0,
     saleQuantities: false,
     outagesPerDay: 1,
     latencyMs: 800,
@@ -67,9 +76,10 @@ export const sim: SimMarket = {
       request: plannedRequest(connector, snapshot.game, 'prices'),
       body: { success: true, items },
     };
-    const deep = snapshot.rows.filter(
-      (row) => row.listings !== null && row.item.item.variantOf === undefined,
+    const listings = listingsBySteamName(snapshot.rows);
+    const pages = batches([...listings.keys()], NAMES_PER_REQUEST).map((names) =>
+      massInfo(names, snapshot, listings),
     );
-    return [prices, ...batches(deep, NAMES_PER_REQUEST).map((rows) => massInfo(rows, snapshot))];
+    return [prices, ...pages];
   },
 };
