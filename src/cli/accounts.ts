@@ -19,6 +19,7 @@ import { withAdmin } from './admin-session.ts';
 const LIMIT_OPTIONS = {
   'per-minute': { type: 'string' as const },
   monthly: { type: 'string' as const },
+  streams: { type: 'string' as const },
 };
 
 function overrideValue(value: string | undefined): string | null | undefined {
@@ -28,7 +29,8 @@ function overrideValue(value: string | undefined): string | null | undefined {
 function describe(account: Account): string {
   const perMinute = account.perMinuteOverride ?? 'plan';
   const monthly = account.monthlyOverride ?? 'plan';
-  return `${account.name}\t${account.plan}\t${account.status}\tper-minute=${perMinute}\tmonthly=${monthly}`;
+  const streams = account.streamsOverride ?? 'plan';
+  return `${account.name}\t${account.plan}\t${account.status}\tper-minute=${perMinute}\tmonthly=${monthly}\tstreams=${streams}`;
 }
 
 async function create(argv: string[]): Promise<void> {
@@ -43,10 +45,12 @@ async function create(argv: string[]): Promise<void> {
   parsePlan(values.plan);
   parseOverride(values['per-minute'], 'Per-minute limit');
   parseOverride(values.monthly, 'Monthly quota');
+  parseOverride(values.streams, 'Open streams limit');
   const account = await withAdmin(storeConfigFrom(values), (admin) =>
     admin.createAccount(name, values.plan!, {
       perMinute: values['per-minute'],
       monthly: values.monthly,
+      streams: values.streams,
     }),
   );
   console.log(`created account ${describe(account)}`);
@@ -64,6 +68,7 @@ async function set(argv: string[]): Promise<void> {
     status: values.status,
     perMinute: overrideValue(values['per-minute']),
     monthly: overrideValue(values.monthly),
+    streams: overrideValue(values.streams),
   };
   parseAccountPatch(patch);
   const { account, restricted } = await withAdmin(storeConfigFrom(values), async (admin) => ({
