@@ -5,6 +5,7 @@
  * time from event-loop utilisation: book apply, the hub's derivation and writes), against the
  * same batches with no stream open.
  */
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createMemoryRateLimiter } from '../src/access/memory-rate-limiter.ts';
 import { Book } from '../src/book/book.ts';
