@@ -1,13 +1,11 @@
 /**
- * The on-disk code of every market: the number stored for it in rollup tallies and the rollup
- * journal. Frozen and explicit, so the order of MARKET_IDS (a display order) never decides
- * what stored figures mean: a new market takes the next unused code (append, never renumber),
- * and a code is never reused. Typing the table by MarketId makes a market without a code a
- * compile error; market-codes.test.ts pins every code given so far.
+ * Every market and its on-disk code: the number stored for it in rollup tallies and the rollup
+ * journal. This table is where a market id is introduced (MARKET_IDS and the MarketId type are
+ * read off it): a new market is appended with the next unused code, never renumbered, and a
+ * code is never reused, so what stored figures mean never depends on anything else.
+ * market-codes.test.ts pins every code given so far.
  */
-import type { MarketId } from './markets.ts';
-
-export const MARKET_CODES: Readonly<Record<MarketId, number>> = Object.freeze({
+export const MARKET_CODES = Object.freeze({
   steamcommunity: 0,
   skinport: 1,
   buff163: 2,
@@ -29,7 +27,10 @@ export const MARKET_CODES: Readonly<Record<MarketId, number>> = Object.freeze({
   rusttm: 18,
   rustskins: 19,
   'mannco-store': 20,
-});
+} as const);
+
+/** Market ids exactly as the public service spells them. */
+export type MarketId = keyof typeof MARKET_CODES;
 
 const BY_CODE: readonly (MarketId | undefined)[] = (() => {
   const out: (MarketId | undefined)[] = [];

@@ -1,30 +1,12 @@
 import type { Game } from './games.ts';
+import { MARKET_CODES, type MarketId } from './market-codes.ts';
 
-/** Market ids exactly as the public service spells them. */
-export const MARKET_IDS = [
-  'steamcommunity',
-  'skinport',
-  'buff163',
-  'csfloat',
-  'dmarket',
-  'marketcsgo',
-  'waxpeer',
-  'csdeals',
-  'lis-skins',
-  'whitemarket',
-  'skindeck',
-  'cstrade',
-  'itrade',
-  'swapgg',
-  'lootfarm',
-  'avanmarket',
-  'tradeit-store',
-  'tradeit-trade',
-  'rusttm',
-  'rustskins',
-  'mannco-store',
-] as const;
-export type MarketId = (typeof MARKET_IDS)[number];
+export type { MarketId } from './market-codes.ts';
+
+/** Every market id, in the order their codes were given (the display order). */
+export const MARKET_IDS: readonly MarketId[] = Object.freeze(
+  (Object.keys(MARKET_CODES) as MarketId[]).sort((a, b) => MARKET_CODES[a] - MARKET_CODES[b]),
+);
 
 /** Bids here pay in store credit that cannot be withdrawn. */
 export const WALLET_MARKET_ID: MarketId = 'steamcommunity';
