@@ -1,5 +1,5 @@
 import type { Game } from './games.ts';
-import { MARKET_CODES, type MarketId } from './market-codes.ts';
+import { MARKET_CODES, MARKETS, type MarketId } from './market-codes.ts';
 
 export type { MarketId } from './market-codes.ts';
 
@@ -13,25 +13,9 @@ export const WALLET_MARKET_ID: MarketId = 'steamcommunity';
 /** The one market with native float / fade / phase buckets. */
 export const NATIVE_MARKET_ID: MarketId = 'buff163';
 
-const RUST_ONLY: readonly MarketId[] = ['rusttm', 'rustskins', 'mannco-store'];
-const ALSO_RUST: readonly MarketId[] = [
-  'steamcommunity',
-  'skinport',
-  'dmarket',
-  'waxpeer',
-  'csdeals',
-  'lis-skins',
-  'cstrade',
-  'itrade',
-  'swapgg',
-  'lootfarm',
-  'tradeit-store',
-  'tradeit-trade',
-];
-
 export const MARKETS_BY_GAME: Readonly<Record<Game, readonly MarketId[]>> = {
-  cs2: MARKET_IDS.filter((id) => !RUST_ONLY.includes(id)),
-  rust: MARKET_IDS.filter((id) => RUST_ONLY.includes(id) || ALSO_RUST.includes(id)),
+  cs2: MARKET_IDS.filter((id) => (MARKETS[id].games as readonly Game[]).includes('cs2')),
+  rust: MARKET_IDS.filter((id) => (MARKETS[id].games as readonly Game[]).includes('rust')),
 };
 
 export function isMarketId(value: string): value is MarketId {
