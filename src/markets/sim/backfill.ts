@@ -15,12 +15,12 @@
 import type { Game } from '../../domain/games.ts';
 import { MARKET_IDS, type MarketId } from '../../domain/markets.ts';
 import type { Observation, SaleObservation } from '../../domain/observation.ts';
-import { FORMAT_BY_MARKET } from '../formats/index.ts';
 import { MARKET_INFO } from '../registry.ts';
 import { conditionAt } from './faults.ts';
 import type { SimGame } from './items.ts';
 import { pushRowObservations, type RowContext } from './observe.ts';
 import { itemMarketKey, unitsPerUsd } from './price-model.ts';
+import { SIM_PROFILES } from './profiles.ts';
 import { isListed, quoteAt } from './quote.ts';
 import { salesAsReported, salesBetween } from './sales.ts';
 import { crawlsDepth, dataTimeAt, isDeep, toNativeUnits } from './snapshot.ts';
@@ -176,14 +176,14 @@ function collectBooks(
     dataTime,
   };
   const nativePerUsdCent = (unitsPerUsd(world.seed, info.currency, dataTime) * info.scale) / 100;
-  const isWaxpeer = FORMAT_BY_MARKET[market] === 'waxpeer-prices';
+  const depthOnly = SIM_PROFILES[market].depthOnly;
   const crawls = crawlsDepth(market);
   const count = itemCount(world, simGame);
   for (const rank of ranks) {
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);
     if (!isListed(market, item, imKey, dataTime)) continue;
-    const withBids = !isWaxpeer || (crawls && isDeep(world, market, rank, count, dataTime));
+    const withBids = !depthOnly || (crawls && isDeep(world, market, rank, count, dataTime));
     const quote = quoteAt(world, market, item, imKey, dataTime, nativePerUsdCent, withBids);
     pushRowObservations(out, ctx, item.name, quote, []);
   }
@@ -199,7 +199,7 @@ function collectSales(
   out: SaleObservation[],
 ): void {
   const info = MARKET_INFO[market];
-  if (!info.capabilities.sales) return;
+  if (!info.capabilities.sales || !SIM_PROFILES[market].singleSales) return;
   for (const rank of ranks) {
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);

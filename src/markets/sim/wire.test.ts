@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDecimal } from '../../domain/money.ts';
-import { decimalString } from './writers.ts';
+import { decimalString } from './wire.ts';
 
 describe('decimalString', () => {
   test('writes minor units as trimmed decimals that parse back exactly', () => {
