@@ -1,4 +1,7 @@
-/** CS.TRADE simulated: the bots' price list, keyed by item name, with the store price and stock. */
+/**
+ * CS.TRADE simulated: the bots' price list keyed by item name, with the base prices, the
+ * cheapest unit's cash price and the stock.
+ */
 import type { SimMarket } from '../sim/sim-market.ts';
 import { BULK_LIST, decimalNumber, plannedRequest } from '../sim/wire.ts';
 import { connector } from './connector.ts';
@@ -15,11 +18,16 @@ export const sim: SimMarket = {
   pages: (snapshot) => {
     const body: Record<string, unknown> = {};
     for (const { item, quote } of snapshot.rows) {
-      const store = quote.ask[0]!.price;
+      const cheapest = quote.ask[0]!.price;
+      const base = (share: number) =>
+        decimalNumber(Math.max(1, Math.round(cheapest * share)), snapshot.scale);
       body[item.name] = {
-        price: decimalNumber(Math.max(1, Math.round(store * 0.93)), snapshot.scale),
-        store_price: decimalNumber(store, snapshot.scale),
+        price: base(0.86),
+        store_price: base(0.92),
         have: quote.listingCount,
+        available_lowest_price: base(0.93),
+        available_lowest_store_price: decimalNumber(cheapest, snapshot.scale),
+        available_stock: quote.listingCount,
       };
     }
     return [{ request: plannedRequest(connector, snapshot.game, 'prices'), body }];
