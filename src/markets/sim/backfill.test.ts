@@ -155,6 +155,18 @@ describe('simBackfill', () => {
     assert.deepEqual(chunks.flat().sort(byKey), whole.sort(byKey));
   });
 
+  test('skipping the first chunks yields the remaining ones unchanged, counted from the start', () => {
+    const chunked = { ...options, stepsPerChunk: 5, itemsPerChunk: 3 };
+    const whole = [...simBackfill(chunked)];
+    const progress: number[] = [];
+    const rest = [
+      ...simBackfill({ ...chunked, skipChunks: 7, onProgress: (done) => progress.push(done) }),
+    ];
+    assert.deepEqual(rest, whole.slice(7));
+    assert.equal(progress[0], 8);
+    assert.equal(progress.at(-1), whole.length);
+  });
+
   test('named then popular equals one combined run', () => {
     const ranked = createSimWorld({ seed: 5, catalogs: TEST_CATALOGS }).games.cs2!.items;
     const limit = 4;

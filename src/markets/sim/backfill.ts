@@ -10,7 +10,8 @@
  * come in time order, the item slices of a window one after another; within a chunk
  * observations are in time order (per step, sales by `soldAt`, then books at the step time).
  * `cover` picks which covered items a run yields, so the named items can be backfilled first
- * and the popular band later, producing exactly what one combined run would.
+ * and the popular band later, producing exactly what one combined run would. Chunks depend
+ * only on the options, so a run that skips the first chunks yields the rest unchanged.
  */
 import type { Game } from '../../domain/games.ts';
 import { MARKET_IDS, type MarketId } from '../../domain/markets.ts';
@@ -48,6 +49,8 @@ export interface SimBackfillOptions {
    * rank) or `popular` (the `itemLimit` most popular, minus `alsoItems`).
    */
   cover?: 'all' | 'named' | 'popular';
+  /** Chunks to pass over without building them (a run resumed after these were written). */
+  skipChunks?: number;
   /** Called before each chunk is yielded: chunks done so far (this one included) of `total`. */
   onProgress?: (done: number, total: number) => void;
   /** See SimWorldOptions.quotesHold. */
@@ -74,11 +77,12 @@ export function* simBackfill(options: SimBackfillOptions): Generator<Observation
   for (let start = options.fromMs; start <= options.toMs; start += windowMs) {
     const end = Math.min(options.toMs, start + windowMs - options.stepMs);
     for (let first = 0; first < Math.max(1, longest); first += perChunk) {
+      done += 1;
+      if (done <= (options.skipChunks ?? 0)) continue;
       const slice = sliceRanks(ranks, first, perChunk);
       const chunk: Observation[] = [];
       for (let at = start; at <= end; at += options.stepMs)
         stepInto(world, options, slice, at, chunk);
-      done += 1;
       options.onProgress?.(done, total);
       yield chunk;
     }
