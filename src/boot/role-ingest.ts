@@ -112,7 +112,12 @@ export async function startIngestRole(
     closers.add(() => store.close());
     await store.init();
     await opened.warm?.();
-    const bus = createRedisChangeBus({ url: redisUrl, prefix: config.redisPrefix, logger });
+    const bus = createRedisChangeBus({
+      url: redisUrl,
+      prefix: config.redisPrefix,
+      logger,
+      clock,
+    });
     closers.add(() => bus.close());
     const redis = openRedis(redisUrl, leaseConnectionOptions(config.leaseMs));
     closers.add(() => closeRedis(redis));
