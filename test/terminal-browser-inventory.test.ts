@@ -46,10 +46,16 @@ interface Served {
   id: string;
   status: string;
   error?: string;
-  items?: { assetId: string; marketable: boolean; canonicalItemId: string | null }[];
+  items?: {
+    assetId: string;
+    marketHashName: string;
+    marketable: boolean;
+    canonicalItemId: string | null;
+  }[];
   valuation?: {
     items: {
       assetId: string;
+      catalogName: string | null;
       bestAsk: Quote | null;
       bestCashBid: Quote | null;
       suggestedPrice: number | null;
@@ -128,6 +134,7 @@ describe('terminal inventory page in chromium', () => {
     const rows = await page.$$eval('#inventory-table tbody tr', (trs) =>
       trs.map((tr) => ({
         assetId: tr.getAttribute('data-asset'),
+        name: tr.querySelector('td')?.textContent,
         ask: tr.querySelector('[data-field="ask"]')?.textContent,
         cash: tr.querySelector('[data-field="cash"]')?.textContent,
         suggested: tr.querySelector('[data-field="suggested"]')?.textContent,
@@ -139,6 +146,7 @@ describe('terminal inventory page in chromium', () => {
     for (const item of served.items!) {
       const row = rows.find((entry) => entry.assetId === item.assetId)!;
       const value = valued.get(item.assetId)!;
+      assert.equal(row.name, value.catalogName ?? item.marketHashName, `name of ${item.assetId}`);
       assert.equal(row.ask, quoted(value.bestAsk), `ask of ${item.assetId}`);
       assert.equal(row.cash, quoted(value.bestCashBid), `cash bid of ${item.assetId}`);
       assert.equal(row.suggested, money(value.suggestedPrice), `suggested of ${item.assetId}`);

@@ -20,6 +20,7 @@ import { printLine, type CliIo } from './io.ts';
 const LIMIT_OPTIONS = {
   'per-minute': { type: 'string' as const },
   monthly: { type: 'string' as const },
+  streams: { type: 'string' as const },
 };
 
 function overrideValue(value: string | undefined): string | null | undefined {
@@ -29,7 +30,8 @@ function overrideValue(value: string | undefined): string | null | undefined {
 function describe(account: Account): string {
   const perMinute = account.perMinuteOverride ?? 'plan';
   const monthly = account.monthlyOverride ?? 'plan';
-  return `${account.name}\t${account.plan}\t${account.status}\tper-minute=${perMinute}\tmonthly=${monthly}`;
+  const streams = account.streamsOverride ?? 'plan';
+  return `${account.name}\t${account.plan}\t${account.status}\tper-minute=${perMinute}\tmonthly=${monthly}\tstreams=${streams}`;
 }
 
 async function create(argv: string[], io: CliIo): Promise<void> {
@@ -44,10 +46,12 @@ async function create(argv: string[], io: CliIo): Promise<void> {
   parsePlan(values.plan);
   parseOverride(values['per-minute'], 'Per-minute limit');
   parseOverride(values.monthly, 'Monthly quota');
+  parseOverride(values.streams, 'Open streams limit');
   const account = await withAdmin(storeConfigFrom(values, io.env), (admin) =>
     admin.createAccount(name, values.plan!, {
       perMinute: values['per-minute'],
       monthly: values.monthly,
+      streams: values.streams,
     }),
   );
   printLine(io, `created account ${describe(account)}`);
@@ -65,6 +69,7 @@ async function set(argv: string[], io: CliIo): Promise<void> {
     status: values.status,
     perMinute: overrideValue(values['per-minute']),
     monthly: overrideValue(values.monthly),
+    streams: overrideValue(values.streams),
   };
   parseAccountPatch(patch);
   const { account, restricted } = await withAdmin(

@@ -58,7 +58,12 @@ export class InventoryService {
 
   constructor(private readonly options: InventoryServiceOptions) {}
 
-  async request(accountId: string, request: InventoryRequest): Promise<InventorySnapshot> {
+  /** `keyless`: started without an API key (the web terminal); see the source's budget. */
+  async request(
+    accountId: string,
+    request: InventoryRequest,
+    { keyless = false }: { keyless?: boolean } = {},
+  ): Promise<InventorySnapshot> {
     const now = this.options.clock.now();
     const limit = this.options.fetchesPerHour ?? DEFAULT_FETCHES_PER_HOUR;
     if ((await this.options.store.countSince(accountId, now - HOUR)) >= limit) {
@@ -81,7 +86,7 @@ export class InventoryService {
     };
     await this.options.store.create(snapshot);
     const work = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.run(snapshot))
+      .then(() => this.run(snapshot, keyless))
       .catch((error: unknown) => this.options.onError?.(error))
       .finally(() => this.running.delete(snapshot.id));
     this.running.set(snapshot.id, work);
@@ -110,7 +115,7 @@ export class InventoryService {
     return inspect(items, snapshot.maxInspections, iso(this.options.clock.now()));
   }
 
-  private async run(snapshot: InventorySnapshot): Promise<void> {
+  private async run(snapshot: InventorySnapshot, keyless: boolean): Promise<void> {
     const { store, source, clock } = this.options;
     await store.update(snapshot.id, { status: 'FETCHING' });
     try {
@@ -118,6 +123,7 @@ export class InventoryService {
         steamId: snapshot.targetSteamId,
         appId: snapshot.appId,
         contextId: snapshot.contextId,
+        keyless,
       });
       const wanted = snapshot.tradableOnly ? fetched.filter((item) => item.tradable) : fetched;
       const inspected = snapshot.maxInspections > 0 ? await this.inspect(snapshot, wanted) : null;

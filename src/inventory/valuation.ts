@@ -27,6 +27,8 @@ export interface ItemValuation {
   assetId: string;
   marketHashName: string;
   canonicalItemId: string | null;
+  /** The catalog's name of the item valued (a Doppler's phase shows here); null when not valued. */
+  catalogName: string | null;
   units: number;
   bestAsk: { market: MarketId; price: Cents } | null;
   bestCashBid: { market: MarketId; price: Cents; rawPrice: Cents } | null;
@@ -110,6 +112,7 @@ function priceItem(item: CatalogItem, inputs: ValuationInputs): PricedItem {
     (bid !== null && isStale(bid.side.fetchedAt, now));
   return {
     quote: {
+      catalogName: item.marketHashName,
       bestAsk: askSide ? { market: askSide.market, price: ask! } : null,
       bestCashBid: bid
         ? { market: bid.side.market, price: bid.net, rawPrice: bid.side.levels[0]!.price }
@@ -127,6 +130,7 @@ function priceItem(item: CatalogItem, inputs: ValuationInputs): PricedItem {
 }
 
 const UNPRICED: PricedItem['quote'] = {
+  catalogName: null,
   bestAsk: null,
   bestCashBid: null,
   suggestedPrice: null,

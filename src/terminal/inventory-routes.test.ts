@@ -1,8 +1,8 @@
 /**
  * The terminal's keyless inventory routes through app.inject against a loopback stand-in of
  * Steam's inventory endpoint: a fetch started without a key, its snapshot and valuation as the
- * key-gated routes serve them, failures as sentences, 400 / 404 / 503, and the per-hour fetch
- * limit held per client IP.
+ * key-gated routes serve them, failures as sentences, the keyless share of Steam's request
+ * budget, 400 / 404 / 503, and the per-hour fetch limit held per client IP.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,6 +14,7 @@ import {
   OWNER,
   PRIVATE_OWNER,
   startInventoryStandIn,
+  UNKNOWN_OWNER,
   type StandIn,
 } from '../inventory/test-fixtures.ts';
 import {
@@ -30,6 +31,8 @@ import { terminalRoutes } from './index.ts';
 import { terminalAccountOf } from './inventory-routes.ts';
 
 const FETCHES_PER_HOUR = 4;
+/** The stand-in owner's two pages and the private profile's one. */
+const KEYLESS_PAGES = 3;
 
 interface Served {
   id: string;
@@ -53,7 +56,11 @@ describe('terminal inventory routes', () => {
     };
     service = new InventoryService({
       store: createSqliteInventoryStore(':memory:'),
-      source: createSteamInventorySource({ origin: standIn.origin, clock }),
+      source: createSteamInventorySource({
+        origin: standIn.origin,
+        clock,
+        keylessRequests: KEYLESS_PAGES,
+      }),
       catalogs,
       clock,
       fetchesPerHour: FETCHES_PER_HOUR,
@@ -108,6 +115,26 @@ describe('terminal inventory routes', () => {
       { status: shown.status, error: shown.error, items: shown.items },
       { status: 'FAILED', error: 'The inventory is private.', items: undefined },
     );
+  });
+
+  test("keyless fetches use only their share of Steam's request budget; keyed ones keep the rest", async () => {
+    const keyless = await completed(UNKNOWN_OWNER);
+    assert.equal(
+      keyless.error,
+      'The keyless share of the inventory request budget is spent; try again later.',
+    );
+    const keyed = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/inventory/fetch',
+      headers: auth(KEYS.pro),
+      payload: { targetSteamId: UNKNOWN_OWNER },
+    });
+    await service.settled(keyed.json<Served>().id);
+    const shown = await read(keyed.json<Served>().id);
+    assert.equal(shown.error, 'Steam knows no inventory for this Steam ID.', 'Steam was asked');
+    clock.advance(MINUTE);
+    const later = await completed(UNKNOWN_OWNER);
+    assert.equal(later.error, 'Steam knows no inventory for this Steam ID.', 'a minute later');
   });
 
   test('400 for a bad Steam ID, 404 for an unknown snapshot', async () => {

@@ -3,8 +3,8 @@
  * - POST /terminal/api/inventory `{steamId, game?}` — starts a fetch of that Steam ID's public
  *   inventory through the inventory service and answers the PENDING snapshot at once. The fetch
  *   is made for the account `terminal:<hash of the client IP>`, so the per-account limit on
- *   fetches per hour holds per IP, and the Steam source's request budget and cache hold as for
- *   every fetch;
+ *   fetches per hour holds per IP; its Steam requests count against the keyless share of the
+ *   Steam source's budget (keyed fetches keep the rest), and the source's cache serves it too;
  * - GET /terminal/api/inventory/:id — the snapshot as GET /v1/inventory/snapshot/:id serves it:
  *   the status, then the items and the valuation priced now once COMPLETED.
  */
@@ -55,13 +55,15 @@ export function inventoryRoutes(app: App, deps: AppDeps): void {
     },
     async (request) => {
       const { steamId, game = 'cs2' } = request.body;
-      const snapshot = await inventoryService(deps).request(terminalAccountOf(request.ip), {
+      const target = {
         targetSteamId: steamId,
         appId: game === 'rust' ? RUST_APP_ID : CS2_APP_ID,
         contextId: DEFAULT_CONTEXT_ID,
         tradableOnly: false,
         maxInspections: 0,
-      });
+      };
+      const account = terminalAccountOf(request.ip);
+      const snapshot = await inventoryService(deps).request(account, target, { keyless: true });
       return summaryOf(snapshot);
     },
   );

@@ -88,10 +88,9 @@ function quote(value: { market: string; price: number } | null): string {
 }
 
 function itemRow(item: Item, valued: Valued | undefined, game: Game): HTMLElement {
+  const shown = valued?.catalogName ?? item.marketHashName;
   const name =
-    item.canonicalItemId === null
-      ? item.marketHashName
-      : el('a', { href: itemHref(game, item.marketHashName) }, item.marketHashName);
+    item.canonicalItemId === null ? shown : el('a', { href: itemHref(game, shown) }, shown);
   const badge = valued?.liquidityBadge ?? null;
   return el(
     'tr',

@@ -132,6 +132,10 @@ describe('inventory routes against a loopback stand-in of the Steam endpoint', (
     assert.equal(byAsset.get('106')!.marketable, false);
 
     const valuation = snapshot.valuation!;
+    const valuedKarambit = (
+      valuation.items as { assetId: string; catalogName: string | null }[]
+    ).find((item) => item.assetId === '104')!;
+    assert.equal(valuedKarambit.catalogName, '★ Karambit | Doppler Phase 2 (Factory New)');
     const buff = feesFor(DEFAULT_FEE_MODEL, 'buff163');
     const steam = feesFor(DEFAULT_FEE_MODEL, 'steamcommunity');
     const cash = Math.min(sellerNets(900, buff), 1000) + Math.min(sellerNets(850, buff), 1000);

@@ -178,6 +178,14 @@ CREATE TABLE write_fences (
 );
 `;
 
+// Where a resumable job (the simulator backfill) has got to: JobProgress in ../price-store.ts.
+const jobProgress = `
+CREATE TABLE job_progress (
+  job TEXT PRIMARY KEY,
+  state TEXT NOT NULL
+);
+`;
+
 /**
  * Rollup rows are rewritten while their bucket is open (every observation of the bucket), and
  * the open buckets' rows are the newest ones, packed together on the last pages. Space left on
@@ -216,7 +224,8 @@ export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   },
   { version: 5, name: 'attribute bucket history', sql: POSTGRES_BUCKET_HISTORY_SCHEMA },
   { version: 6, name: 'write fences of the market leases', sql: writeFences },
-  { version: 7, name: 'fill factor of the rollup months', sql: rollupFillfactor },
+  { version: 7, name: 'progress of resumable jobs', sql: jobProgress },
+  { version: 8, name: 'fill factor of the rollup months', sql: rollupFillfactor },
 ];
 
 /** The ledger table of the price store's migrations. */

@@ -189,7 +189,7 @@ describe('PostgreSQL partitions', needsPostgres, () => {
     const schema = testSchemaName();
     schemas.push(schema);
     const pool = createPool({ connectionString: DATABASE_URL, schema });
-    const before = PRICE_MIGRATIONS.filter((step) => step.version <= 6);
+    const before = PRICE_MIGRATIONS.filter((step) => step.version <= 7);
     await migrate(pool, { ledger: PRICE_LEDGER, migrations: before, schema, now: () => T0 });
     await pool.query(
       `CREATE TABLE rollups_10m_y2026m11 PARTITION OF rollups_10m

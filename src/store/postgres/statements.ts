@@ -190,3 +190,19 @@ export const claimFence = statement(
    WHERE held.token <= excluded.token
    RETURNING token`,
 );
+
+export const saveProgress = statement(
+  'save_progress',
+  `INSERT INTO job_progress (job, state) VALUES ($1, $2)
+   ON CONFLICT (job) DO UPDATE SET state = excluded.state`,
+);
+
+export const forgetProgress = statement(
+  'forget_progress',
+  'DELETE FROM job_progress WHERE job = $1',
+);
+
+export const selectProgress = statement(
+  'select_progress',
+  'SELECT state FROM job_progress WHERE job = $1',
+);
