@@ -11,6 +11,14 @@ describe('resolveServeConfig', () => {
     assert.equal(config.backfillDays, 7);
   });
 
+  test('the stream replay window: 10 minutes by default, at least 10, from flag or environment', () => {
+    assert.equal(resolveServeConfig({}, {}).streamReplayMinutes, 10);
+    assert.equal(resolveServeConfig({ streamReplayMinutes: '30' }, {}).streamReplayMinutes, 30);
+    const fromEnv = resolveServeConfig({}, { PRICING_STREAM_REPLAY_MINUTES: '60' });
+    assert.equal(fromEnv.streamReplayMinutes, 60);
+    assert.throws(() => resolveServeConfig({ streamReplayMinutes: '5' }, {}), ConfigError);
+  });
+
   test('flags win over environment, strings are converted', () => {
     const config = resolveServeConfig({ port: '9000' }, { PORT: '7000', PRICING_SEED: '7' });
     assert.equal(config.port, 9000);
@@ -32,6 +40,20 @@ describe('resolveServeConfig', () => {
     assert.equal(resolveServeConfig({ source: 'live' }, {}).source, 'live');
     assert.equal(resolveServeConfig({}, { PRICING_MARKETS_FILE: 'm.json' }).marketsFile, 'm.json');
     assert.throws(() => resolveServeConfig({ port: '70000' }, {}), /port/);
+  });
+
+  test('the inventory origin: Steam Community by default, flag or PRICING_INVENTORY_URL in every source mode', () => {
+    assert.equal(resolveServeConfig({}, {}).inventoryUrl, 'https://steamcommunity.com');
+    for (const source of ['sim', 'live', 'none']) {
+      const byFlag = resolveServeConfig({ source, inventoryUrl: 'http://127.0.0.1:9' }, {});
+      assert.equal(byFlag.inventoryUrl, 'http://127.0.0.1:9', source);
+      const byEnv = resolveServeConfig({ source }, { PRICING_INVENTORY_URL: 'http://stand.in' });
+      assert.equal(byEnv.inventoryUrl, 'http://stand.in', source);
+    }
+    assert.throws(
+      () => resolveServeConfig({ inventoryUrl: 'steamcommunity.com' }, {}),
+      /inventoryUrl/,
+    );
   });
 
   test('scale-out defaults: role all, embedded stores, memory quotas', () => {

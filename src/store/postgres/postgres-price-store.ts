@@ -5,8 +5,9 @@
  *   of the current and the next month ahead of time.
  * - writeBatch() is one transaction: the writer's lease fence is claimed first (a stale token
  *   refuses the batch), sides and listings de-duplicated by key (the later record wins), then
- *   one unnest() statement per kind. Before it, the months its sales touch
- *   get their partitions (partitions.ts). An older snapshot never overwrites a newer one.
+ *   one unnest() statement per kind, and a resumable job's progress when given. Before it, the
+ *   months its sales touch get their partitions (partitions.ts). An older snapshot never
+ *   overwrites a newer one.
  * - History: the same object is the HistoryStore (history.ts). writeBatch's transaction also
  *   merges the batch into the rollups (rollup-writer.ts): the sides it was given and the sales
  *   that were new, so the rollups always match the committed data. The months the rollups
@@ -24,6 +25,7 @@ import {
   STREAM_CHUNK,
   StaleFenceError,
   type BatchWriteCounts,
+  type JobProgress,
   type PriceStore,
   type WriteFence,
 } from '../price-store.ts';
@@ -36,7 +38,7 @@ import { PostgresSeriesDirectory } from './history-series.ts';
 import { PARTITIONED_TIERS, rollupTable } from './history-statements.ts';
 import { loadFxRates, loadSalesStats, saveFxRates, upsertSalesStats } from './live-tables.ts';
 import { migrate } from './migrate.ts';
-import { PRICE_LEDGER, PRICE_MIGRATIONS } from './migrations.ts';
+import { PRICE_LEDGER, PRICE_MIGRATIONS, ROLLUP_FILLFACTOR } from './migrations.ts';
 import { nextMonthStart, partitionManager } from './partitions.ts';
 import type { PartitionManager } from './partitions.ts';
 import {
@@ -89,12 +91,15 @@ function batchColumns(batch: IngestBatch) {
   };
 }
 
-/** Writes the batch's rows; returns the sales that were new (stored for the first time). */
-/** Writes the batch's rows; returns the sales that were new and what changed per kind. */
+/**
+ * Writes the batch's rows; returns the sales that were new and what changed per kind. With
+ * `firstWriteAt`, marks the store's first write; once a batch of this store has committed the
+ * mark, later ones skip it.
+ */
 async function writeColumns(
   client: PoolClient,
   columns: ReturnType<typeof batchColumns>,
-  now: number,
+  firstWriteAt: number | null,
 ): Promise<{ newSales: SaleRecord[]; counts: BatchWriteCounts }> {
   const changed = async (query: ReturnType<typeof sql.upsertSides> | null) =>
     query === null ? 0 : ((await client.query(query)).rowCount ?? 0);
@@ -105,7 +110,7 @@ async function writeColumns(
     newSales = collect(inserted.rows, saleFromRow);
   }
   const listings = await changed(columns.listings ? sql.upsertListings(columns.listings) : null);
-  await client.query(sql.markFirstWrite([now]));
+  if (firstWriteAt !== null) await client.query(sql.markFirstWrite([firstWriteAt]));
   return { newSales, counts: { sides, sales: newSales.length, listings } };
 }
 
@@ -119,17 +124,27 @@ async function claimFence(client: PoolClient, fence: WriteFence): Promise<void> 
   if (claimed.rowCount === 0) throw new StaleFenceError(fence);
 }
 
+async function storeProgress(db: Pool | PoolClient, progress: JobProgress): Promise<void> {
+  const { job, state } = progress;
+  await db.query(state === null ? sql.forgetProgress([job]) : sql.saveProgress([job, state]));
+}
+
 export function createPostgresPriceStore(options: PostgresPriceStoreOptions): PostgresPriceStore {
   const clock = options.clock ?? systemClock;
   const pool = createPool(options);
   const salesMonths = partitionManager(pool, { table: 'sales', column: 'sold_at' });
   const fetchMonths = partitionManager(pool, { table: 'fetch_records', column: 'started_at' });
   const rollupMonths = PARTITIONED_TIERS.map((tier) =>
-    partitionManager(pool, { table: rollupTable(tier), column: 'start' }),
+    partitionManager(pool, {
+      table: rollupTable(tier),
+      column: 'start',
+      fillfactor: ROLLUP_FILLFACTOR,
+    }),
   );
   const directory = new PostgresSeriesDirectory();
   let initialised = false;
   let closed = false;
+  let firstWriteMarked = false;
 
   const ready = (): void => {
     if (!initialised) throw new Error('PostgresPriceStore: call init() first');
@@ -156,20 +171,26 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       await ensureAhead([salesMonths, fetchMonths, ...rollupMonths]);
       initialised = true;
     },
-    async writeBatch(batch, fence) {
+    async writeBatch(batch, fence, progress) {
       ready();
-      if (isBatchEmpty(batch)) return { sides: 0, sales: 0, listings: 0 };
+      if (isBatchEmpty(batch)) {
+        if (progress) await storeProgress(pool, progress);
+        return { sides: 0, sales: 0, listings: 0 };
+      }
       const columns = batchColumns(batch);
       await salesMonths.ensure(batch.sales.map((sale) => sale.soldAt));
       const times = rollupTimes(batch);
       for (const months of rollupMonths) await months.ensure(times);
       const { ids, counts } = await inTransaction(pool, async (client) => {
         if (fence) await claimFence(client, fence);
-        const { newSales, counts } = await writeColumns(client, columns, clock.now());
+        const firstWriteAt = firstWriteMarked ? null : clock.now();
+        const { newSales, counts } = await writeColumns(client, columns, firstWriteAt);
         await upsertSalesStats(client, batch.salesStats ?? []);
+        if (progress) await storeProgress(client, progress);
         return { ids: await writeRollups(client, directory, batch.sides, newSales), counts };
       });
       directory.commit(ids);
+      firstWriteMarked = true;
       return counts;
     },
     async loadSides(game: Game) {
@@ -237,6 +258,11 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
         await client.query(sql.deleteFetchesBefore([fetchesBeforeMs]));
         await client.query(sql.deleteSalesBefore([salesBeforeMs]));
       });
+    },
+    async jobProgress(job) {
+      ready();
+      const result = await pool.query<{ state: string }>(sql.selectProgress([job]));
+      return result.rows[0]?.state ?? null;
     },
     async isEmpty() {
       ready();
