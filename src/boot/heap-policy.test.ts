@@ -5,10 +5,11 @@ import { applyHeapPolicy } from './heap-policy.ts';
 
 /**
  * About 50 MB kept alive while objects that live long enough to reach the old generation keep
- * dying: the committed heap's peak, MB. Without the policy V8 let this heap reach 228 MB on the
- * development machine (it grows towards four times what it keeps); with it, 117 MB.
+ * dying: how far the committed heap grew, MB. Without the policy it grew by 344 MB under the
+ * test runner on the development machine (towards four times what it keeps); with it, by 152.
  */
 function peakHeapMbUnderChurn(): number {
+  const before = v8.getHeapStatistics().total_heap_size;
   const kept: unknown[] = [];
   for (let index = 0; index < 300_000; index += 1) kept.push({ index, pair: [index, index + 1] });
   const generations: unknown[][] = Array.from({ length: 12 }, () => []);
@@ -20,11 +21,11 @@ function peakHeapMbUnderChurn(): number {
     peak = Math.max(peak, v8.getHeapStatistics().total_heap_size);
   }
   assert.equal(kept.length, 300_000);
-  return peak / 2 ** 20;
+  return (peak - before) / 2 ** 20;
 }
 
 test('with the heap policy, the old generation is collected before it grows far past what it keeps', () => {
   applyHeapPolicy();
   const peakMb = peakHeapMbUnderChurn();
-  assert.ok(peakMb < 160, `committed heap peaked at ${peakMb.toFixed(0)} MB`);
+  assert.ok(peakMb < 240, `committed heap grew by ${peakMb.toFixed(0)} MB`);
 });
