@@ -8,6 +8,7 @@
 import type { SimListing } from '../sim/listings.ts';
 import type { SimMarket, SimPage, SimRow, SimSnapshot } from '../sim/sim-market.ts';
 import { listingsBySteamName, plannedRequest, steamNameAndPhase } from '../sim/wire.ts';
+import type { ConnectorRequest } from '../connector.ts';
 import { connector } from './connector.ts';
 import { buyOrdersRequest } from './shared.ts';
 
@@ -58,9 +59,9 @@ function listingPages(snapshot: SimSnapshot): SimPage[] {
   }));
 }
 
-function itemPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
+/** `listings`: a keyed listings request, whose credential the buy-orders read carries. */
+function itemPages(row: SimRow, snapshot: SimSnapshot, listings: ConnectorRequest): SimPage[] {
   const { name, phase } = steamNameAndPhase(row);
-  const listings = plannedRequest(connector, snapshot.game, 'listings', [name]);
   const pages: SimPage[] = [];
   if (row.quote.bid !== null) {
     const item = row.item.name;
@@ -89,6 +90,11 @@ function itemPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
   return pages;
 }
 
+function itemsPages(snapshot: SimSnapshot): SimPage[] {
+  const listings = plannedRequest(connector, snapshot.game, 'listings', ['listings']);
+  return snapshot.rows.flatMap((row) => itemPages(row, snapshot, listings));
+}
+
 export const sim: SimMarket = {
   profile: {
     askLevel: 0.98,
@@ -111,6 +117,6 @@ export const sim: SimMarket = {
   pages: (snapshot) => [
     ...priceLists(snapshot),
     ...listingPages(snapshot),
-    ...snapshot.rows.flatMap((row) => itemPages(row, snapshot)),
+    ...itemsPages(snapshot),
   ],
 };

@@ -21,9 +21,9 @@ export function decimalString(units: number, scale: number): string {
   return fraction === '' ? String(whole) : `${whole}.${fraction}`;
 }
 
-/** `units / scale` as a JSON number (exact after `decimalPrice` reads it back). */
+/** `units / scale` as a JSON number (`decimalPrice` reads it back exactly). */
 export function decimalNumber(units: number, scale: number): number {
-  return Number(decimalString(units, scale));
+  return units / scale;
 }
 
 export function unixSeconds(ms: number): number {

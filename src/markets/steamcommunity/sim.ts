@@ -36,9 +36,14 @@ function histogram(row: SimRow, snapshot: SimSnapshot): SimPage {
   return { request: histogramRequest(snapshot.game, row.item.name, nameId), body };
 }
 
+/** 1234567 as Steam writes it: "1,234,567". */
+function withCommas(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 function usdText(cents: number): string {
   const [whole, fraction = ''] = decimalString(cents, 100).split('.');
-  return `$${Number(whole).toLocaleString('en-US')}.${fraction.padEnd(2, '0')}`;
+  return `$${withCommas(Number(whole))}.${fraction.padEnd(2, '0')}`;
 }
 
 function overview(row: SimRow, snapshot: SimSnapshot): SimPage {
@@ -49,7 +54,7 @@ function overview(row: SimRow, snapshot: SimSnapshot): SimPage {
   const body = {
     success: true,
     lowest_price: usdText(row.quote.ask[0]!.price),
-    volume: prices.length.toLocaleString('en-US'),
+    volume: withCommas(prices.length),
     median_price: usdText(prices[Math.floor((prices.length - 1) / 2)]!),
   };
   return { request: priceOverviewRequest(snapshot.game, row.item.name), body };
