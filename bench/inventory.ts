@@ -2,8 +2,11 @@
  * `npm run bench -- inventory`: valuing a 1,000-item inventory (600 distinct items, the rest
  * duplicates) from a book where each item has asks and 10-level bid ladders on four markets and
  * 40 recent sales on two, against the baseline of the same book's plain best-ask sum (the
- * one-price-per-item valuation peers serve). Target: ≤ 20 ms per valuation on one core.
+ * one-price-per-item valuation peers serve). Target: ≤ 20 ms per valuation on one core, judged on
+ * the CPU time per run (the wall time is printed too; on a loaded machine it is the CPU time
+ * plus waiting for a core), with the load average printed beside it.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { Book } from '../src/book/book.ts';
 import type { InventoryItem } from '../src/domain/inventory.ts';
 import type { CatalogItem } from '../src/domain/item.ts';
@@ -16,6 +19,7 @@ import { DEFAULT_FEE_MODEL } from '../src/markets/fees.ts';
 import { ALL_MARKETS, askSides, bestAskSide } from '../src/pricing/top-of-book.ts';
 
 const NOW = Date.parse('2026-11-01T12:00:00Z');
+const RUNS = 50;
 const DISTINCT = 600;
 const HELD = 1000;
 const MARKETS: MarketId[] = ['buff163', 'csfloat', 'skinport', 'steamcommunity'];
@@ -78,11 +82,20 @@ function setUp() {
   return { book, catalog, items };
 }
 
-function timeMs(runs: number, work: () => void): number {
+interface Timing {
+  wallMs: number;
+  /** CPU time of the process per run (all its threads, so GC helpers count too). */
+  cpuMs: number;
+}
+
+function timeMs(runs: number, work: () => void): Timing {
   for (let index = 0; index < 3; index++) work();
+  const cpu = process.cpuUsage();
   const start = process.hrtime.bigint();
   for (let index = 0; index < runs; index++) work();
-  return Number(process.hrtime.bigint() - start) / 1e6 / runs;
+  const wallMs = Number(process.hrtime.bigint() - start) / 1e6 / runs;
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000 / runs };
 }
 
 export function benchInventory(): void {
@@ -96,10 +109,10 @@ export function benchInventory(): void {
     now: NOW,
   };
   let total = 0;
-  const valuation = timeMs(20, () => {
+  const valuation = timeMs(RUNS, () => {
     total = valueInventory(items, inputs).instantCashCents ?? 0;
   });
-  const baseline = timeMs(20, () => {
+  const baseline = timeMs(RUNS, () => {
     total = 0;
     for (const item of items) {
       const best = bestAskSide(askSides(book.sides('cs2', item.canonicalItemId!), ALL_MARKETS));
@@ -108,7 +121,9 @@ export function benchInventory(): void {
   });
   console.log(
     `valuation of ${HELD} items (${DISTINCT} distinct, 4 markets, 10-level ladders): ` +
-      `${valuation.toFixed(2)} ms (target ≤ 20 ms); best-ask sum baseline ${baseline.toFixed(2)} ms; ` +
-      `ratio ${(valuation / baseline).toFixed(1)}x (check ${total > 0 ? 'ok' : 'empty'})`,
+      `${valuation.wallMs.toFixed(2)} ms wall, ${valuation.cpuMs.toFixed(2)} ms CPU (target ≤ 20 ms); ` +
+      `best-ask sum baseline ${baseline.wallMs.toFixed(2)} ms wall, ${baseline.cpuMs.toFixed(2)} ms CPU; ` +
+      `ratio ${(valuation.cpuMs / baseline.cpuMs).toFixed(1)}x CPU (check ${total > 0 ? 'ok' : 'empty'}; ` +
+      `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`,
   );
 }

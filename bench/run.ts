@@ -21,7 +21,10 @@ import { benchInventory } from './inventory.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
-/** `npm run bench -- live` runs only the sections whose name contains the argument. */
+/**
+ * `npm run bench -- live` runs only the sections whose name contains the argument; `failover`
+ * takes options after it (bench/failover.ts).
+ */
 const only = process.argv[2];
 const wanted = (section: string) => !only || section.includes(only);
 
@@ -80,7 +83,7 @@ if (wanted('footprint')) {
 }
 if (wanted('failover')) {
   console.log('\n## failover: kill -9 of the active ingest, the standby takes over');
-  await benchFailover(DATABASE_URL, REDIS_URL);
+  await benchFailover(DATABASE_URL, REDIS_URL, process.argv.slice(3));
 }
 if (wanted('restart')) {
   console.log('\n## restart: the default server restarted on its data dir, time and boot steps');

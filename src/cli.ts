@@ -1,86 +1,10 @@
-/**
- * The `pricing` command: serve, accounts, keys, import, games, markets. Exit code 2 on usage
- * errors (the command line itself is wrong), 1 on failures, 3 from an import that rejected lines
- * or a markets check with a failed market.
- */
-import { AdminInputError } from './access/admin-input.ts';
-import { UsageError } from './cli/args.ts';
-
-const USAGE = `usage: pricing <command> [options]
-
-commands:
-  serve [--role all|api|ingest] [--port 8080] [--host 127.0.0.1] [--data ./data]
-        [--source sim|none] [--seed N] [--backfill-days 7] [--backfill-items 150] [--sim-items N]
-        [--fx FILE] [--fees FILE] [--log-level info] [--database-url URL] [--pg-schema NAME]
-        [--redis-url URL] [--redis-prefix P] [--lease-ms 15000]
-        [--source live [--markets FILE] [--record DIR [--record-max-mb 256]]]
-  accounts create NAME --plan developer|pro|enterprise [--per-minute N] [--monthly N] [--data DIR]
-  accounts set NAME [--plan P] [--status active|inactive|expired] [--per-minute N|none]
-                    [--monthly N|none] [--data DIR]
-  accounts list [--json] [--data DIR]
-  keys create --account NAME [--trial] [--expires-at ISO] [--allow-ip CIDR,...]... [--data DIR]
-  keys revoke KEY_ID [--data DIR]
-  keys list [--json] [--data DIR]
-  alerts create --account NAME --item NAME --type TYPE --value N --url URL [--markets a,b]
-                [--cooldown SECONDS] [--allow-private] [--data DIR]
-  alerts list --account NAME [--json] [--data DIR]
-  alerts delete ALERT_ID --account NAME [--data DIR]
-  import FILE.ndjson [--data DIR]
-  games disable|enable GAME [--data DIR]   (/v2 reads of GAME answer 503 while disabled)
-  games list [--data DIR]
-  games learned [--game cs2|rust] [--json] [--data DIR]   (items learned from steamcommunity)
-  markets check [--markets FILE] [--market ID]... [--json] [--fx FILE] [--timeout SECONDS]
-        (one round of real requests per enabled live market; exit 3 when one failed)
-  replay DIR [--data DIR] [--fx FILE]   (a serve --record recording through ingest into the store)
-  replay DIR --to-fixture OUT [--market ID]...   (its newest answers as connector fixtures)
-
-exit codes: 0 done, 1 failed, 2 usage error, 3 import rejected some lines (the rest is stored)
-or a checked market failed.
-accounts, keys and import also take --database-url URL and --pg-schema NAME (PostgreSQL instead
-of the SQLite files under --data); the environment variables DATABASE_URL and REDIS_URL apply too.
-`;
-
-type Handler = (argv: string[]) => Promise<number | void>;
-
-const COMMANDS: Record<string, () => Promise<Handler>> = {
-  serve: async () => (await import('./cli/serve.ts')).serveCommand,
-  accounts: async () => (await import('./cli/accounts.ts')).accountsCommand,
-  keys: async () => (await import('./cli/keys.ts')).keysCommand,
-  alerts: async () => (await import('./cli/alerts.ts')).alertsCommand,
-  import: async () => (await import('./cli/import.ts')).importCommand,
-  games: async () => (await import('./cli/games.ts')).gamesCommand,
-  markets: async () => (await import('./cli/markets.ts')).marketsCommand,
-  replay: async () => (await import('./cli/replay.ts')).replayCommand,
-};
-
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(USAGE);
-    return command === undefined ? 2 : 0;
-  }
-  const load = COMMANDS[command];
-  if (!load) {
-    process.stderr.write(`pricing: unknown command "${command}"\n\n${USAGE}`);
-    return 2;
-  }
-  try {
-    const handler = await load();
-    return (await handler(rest)) ?? 0;
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof AdminInputError) {
-      process.stderr.write(`pricing ${command}: ${error.message}\n`);
-      return 2;
-    }
-    process.stderr.write(`pricing ${command}: ${(error as Error).message}\n`);
-    return 1;
-  }
-}
+/** The `pricing` binary's entry: src/cli/main.ts on the process's arguments and streams. */
+import { runPricing } from './cli/main.ts';
 
 // A reader that goes away (`| head`) must not crash a command with EPIPE after its work is
 // done; output that matters (a new key) is written with writeFully, which checks for itself.
 process.stdout.on('error', () => {});
 process.stderr.on('error', () => {});
 
-const code = await main(process.argv.slice(2));
+const code = await runPricing(process.argv.slice(2));
 if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;

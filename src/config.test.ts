@@ -34,6 +34,20 @@ describe('resolveServeConfig', () => {
     assert.throws(() => resolveServeConfig({ port: '70000' }, {}), /port/);
   });
 
+  test('the inventory origin: Steam Community by default, flag or PRICING_INVENTORY_URL in every source mode', () => {
+    assert.equal(resolveServeConfig({}, {}).inventoryUrl, 'https://steamcommunity.com');
+    for (const source of ['sim', 'live', 'none']) {
+      const byFlag = resolveServeConfig({ source, inventoryUrl: 'http://127.0.0.1:9' }, {});
+      assert.equal(byFlag.inventoryUrl, 'http://127.0.0.1:9', source);
+      const byEnv = resolveServeConfig({ source }, { PRICING_INVENTORY_URL: 'http://stand.in' });
+      assert.equal(byEnv.inventoryUrl, 'http://stand.in', source);
+    }
+    assert.throws(
+      () => resolveServeConfig({ inventoryUrl: 'steamcommunity.com' }, {}),
+      /inventoryUrl/,
+    );
+  });
+
   test('scale-out defaults: role all, embedded stores, memory quotas', () => {
     const config = resolveServeConfig({}, {});
     assert.equal(config.role, 'all');

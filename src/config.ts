@@ -64,6 +64,8 @@ export const ServeConfigSchema = Type.Object({
   accessLog: Type.Boolean({ default: false }),
   /** The free web terminal at / (src/terminal); `--no-terminal` turns it off. */
   terminal: Type.Boolean({ default: true }),
+  /** How long price-stream events stay replayable by `Last-Event-ID` (at least 10 minutes). */
+  streamReplayMinutes: Type.Integer({ minimum: 10, maximum: 1_440, default: 10 }),
   /** Terminal route requests per client IP per minute. */
   terminalPerMinute: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 120 }),
   /** `true`, `false` or the trusted proxies' addresses / CIDR ranges (access/trust-proxy.ts). */
@@ -101,6 +103,7 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   webhooksAllowPrivate: 'PRICING_WEBHOOKS_ALLOW_PRIVATE',
   terminal: 'PRICING_TERMINAL',
   terminalPerMinute: 'PRICING_TERMINAL_PER_MINUTE',
+  streamReplayMinutes: 'PRICING_STREAM_REPLAY_MINUTES',
   trustProxy: 'TRUST_PROXY',
   leaseMs: 'PRICING_LEASE_MS',
   metricsPort: 'PRICING_METRICS_PORT',

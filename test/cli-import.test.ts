@@ -1,12 +1,13 @@
 /**
- * `pricing import` through the real binary: exit 3 when lines were rejected (the good ones are
- * stored), rejected lines reported in line order, and a repeated import says nothing was new.
+ * `pricing import`: exit 3 when lines were rejected (the good ones are stored), rejected lines
+ * reported in line order, and a repeated import says nothing was new. The first import goes
+ * through the real binary, the others in-process through the binary's dispatch.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDataDir } from './cli-helpers.ts';
+import { runCli, runInProcess, tempDataDir } from './cli-helpers.ts';
 
 const ITEM = 'AK-47 | Redline (Field-Tested)';
 const AT = '2026-11-20T10:00:00Z';
@@ -63,8 +64,8 @@ describe('pricing import', () => {
     );
   });
 
-  test('the same file again stores nothing new and says so', () => {
-    const result = runCli(['import', join(dir, 'mixed.ndjson'), '--data', dir]);
+  test('the same file again stores nothing new and says so', async () => {
+    const result = await runInProcess(['import', join(dir, 'mixed.ndjson'), '--data', dir]);
     assert.equal(result.code, 3);
     assert.match(
       result.stdout,
@@ -72,12 +73,12 @@ describe('pricing import', () => {
     );
   });
 
-  test('a clean file exits 0; only the side not stored before is new', () => {
+  test('a clean file exits 0; only the side not stored before is new', async () => {
     const path = file(dir, 'clean.ndjson', [
       book('skinport', 'ask', 1400),
       book('skinport', 'bid', 1300),
     ]);
-    const result = runCli(['import', path, '--data', dir]);
+    const result = await runInProcess(['import', path, '--data', dir]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /stored 2 book sides \(1 new\)/);
   });

@@ -1,7 +1,8 @@
 /**
  * Keys through the real `pricing` binary and a real server: a new key is never lost to a pipe
  * that closes early, a plan downgrade keeps a key's IP allow-list, and with TRUST_PROXY naming
- * the proxies a direct client's X-Forwarded-For counts for nothing.
+ * the proxies a direct client's X-Forwarded-For counts for nothing. Where the binary's own
+ * stdout is not the point, the commands run in-process (runInProcess).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,7 @@ import { PLAN_QUOTAS } from '../src/domain/plans.ts';
 import {
   BIN,
   childEnv,
-  runCli,
+  runInProcess,
   startServer,
   tempDataDir,
   type RunningServer,
@@ -27,14 +28,14 @@ interface KeyRow {
 
 describe('keys create: the key is shown before it is stored', () => {
   const dir = tempDataDir();
-  const listKeys = () =>
-    JSON.parse(runCli(['keys', 'list', '--json', '--data', dir]).stdout) as KeyRow[];
+  const run = (...args: string[]) => runInProcess([...args, '--data', dir]);
+  const listKeys = async () => JSON.parse((await run('keys', 'list', '--json')).stdout) as KeyRow[];
 
-  before(() => {
-    assert.equal(runCli(['accounts', 'create', 'acme', '--plan', 'pro', '--data', dir]).code, 0);
+  before(async () => {
+    assert.equal((await run('accounts', 'create', 'acme', '--plan', 'pro')).code, 0);
   });
 
-  test('`| head -2` shows the id and the key, and the key is stored', () => {
+  test('`| head -2` shows the id and the key, and the key is stored', async () => {
     const script = `"${process.execPath}" "${BIN}" keys create --account acme --data "${dir}" | head -2; echo "cli exit \${PIPESTATUS[0]}" >&2`;
     const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: childEnv() });
     const lines = result.stdout.trim().split('\n');
@@ -43,12 +44,12 @@ describe('keys create: the key is shown before it is stored', () => {
     assert.ok(id, lines[0]);
     assert.match(lines[1]!, /^sk_live_[0-9A-Za-z]{32}$/);
     assert.match(result.stderr, /cli exit 0/);
-    const stored = listKeys().find((row) => row.id === id);
+    const stored = (await listKeys()).find((row) => row.id === id);
     assert.equal(stored?.prefix, lines[1]!.slice(0, 12));
   });
 
   test('a reader that is gone before the key is written: exit 1 and no key', async () => {
-    const before = listKeys().length;
+    const before = (await listKeys()).length;
     const child = spawn(
       process.execPath,
       [BIN, 'keys', 'create', '--account', 'acme', '--data', dir],
@@ -61,7 +62,7 @@ describe('keys create: the key is shown before it is stored', () => {
     assert.equal(code, 1, stderr);
     assert.match(stderr, /could not be written to stdout \(EPIPE\); no key was created/);
     assert.doesNotMatch(stderr, /Unhandled|at .*\.js:\d+/);
-    assert.equal(listKeys().length, before);
+    assert.equal((await listKeys()).length, before);
   });
 
   test('a listing into a pipe that is already closed ends quietly (no EPIPE crash)', async () => {
@@ -76,25 +77,22 @@ describe('keys create: the key is shown before it is stored', () => {
     assert.equal(stderr, '');
   });
 
-  test('revoking twice says the key was already revoked', () => {
-    const id = listKeys()[0]!.id;
-    const first = runCli(['keys', 'revoke', id, '--data', dir]);
+  test('revoking twice says the key was already revoked', async () => {
+    const id = (await listKeys())[0]!.id;
+    const first = await run('keys', 'revoke', id);
     assert.equal(first.code, 0, first.stderr);
     assert.equal(first.stdout.trim(), `revoked ${id}`);
-    const again = runCli(['keys', 'revoke', id, '--data', dir]);
+    const again = await run('keys', 'revoke', id);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.stdout.trim(), `${id} was already revoked`);
   });
 
-  test('keys list shows trial and allow-list in text form', () => {
-    runCli(['accounts', 'create', 'big', '--plan', 'enterprise', '--data', dir]);
+  test('keys list shows trial and allow-list in text form', async () => {
+    await run('accounts', 'create', 'big', '--plan', 'enterprise');
     const restricted = ['--allow-ip', '10.0.0.0/8,192.0.2.1', '--allow-ip', '2001:db8::/32'];
-    assert.equal(
-      runCli(['keys', 'create', '--account', 'big', ...restricted, '--data', dir]).code,
-      0,
-    );
-    assert.equal(runCli(['keys', 'create', '--account', 'big', '--trial', '--data', dir]).code, 0);
-    const [header, ...rows] = runCli(['keys', 'list', '--data', dir]).stdout.trim().split('\n');
+    assert.equal((await run('keys', 'create', '--account', 'big', ...restricted)).code, 0);
+    assert.equal((await run('keys', 'create', '--account', 'big', '--trial')).code, 0);
+    const [header, ...rows] = (await run('keys', 'list')).stdout.trim().split('\n');
     assert.deepEqual(header!.split('\t'), [
       'id',
       'account',
@@ -168,23 +166,13 @@ describe('a server behind TRUST_PROXY=10.0.0.0/8, reached directly from 127.0.0.
     }
   };
 
+  const run = (...args: string[]) => runInProcess([...args, '--data', dir]);
+
   before(async () => {
-    assert.equal(
-      runCli(['accounts', 'create', 'ent', '--plan', 'enterprise', '--data', dir]).code,
-      0,
-    );
-    const created = runCli([
-      'keys',
-      'create',
-      '--account',
-      'ent',
-      '--allow-ip',
-      '10.0.0.0/8',
-      '--data',
-      dir,
-    ]);
+    assert.equal((await run('accounts', 'create', 'ent', '--plan', 'enterprise')).code, 0);
+    const created = await run('keys', 'create', '--account', 'ent', '--allow-ip', '10.0.0.0/8');
     key = created.stdout.trim().split('\n').at(-1)!;
-    const open = runCli(['keys', 'create', '--account', 'ent', '--data', dir]);
+    const open = await run('keys', 'create', '--account', 'ent');
     openKey = open.stdout.trim().split('\n').at(-1)!;
     server = await startServer(['--source', 'none', '--data', dir], {
       env: childEnv({ TRUST_PROXY: '10.0.0.0/8' }),
@@ -211,7 +199,7 @@ describe('a server behind TRUST_PROXY=10.0.0.0/8, reached directly from 127.0.0.
   });
 
   test('a downgrade to Pro keeps the allow-list and says so', async () => {
-    const changed = runCli(['accounts', 'set', 'ent', '--plan', 'pro', '--data', dir]);
+    const changed = await run('accounts', 'set', 'ent', '--plan', 'pro');
     assert.equal(changed.code, 0, changed.stderr);
     assert.match(changed.stdout, /IP allow-lists stay in force on pro: key_\S+ \(10\.0\.0\.0\/8\)/);
     await untilServerSeesPlan(PLAN_QUOTAS.pro.perMinute);

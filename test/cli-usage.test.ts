@@ -1,22 +1,23 @@
 /**
- * The admin commands' exit codes and messages, through the real `pricing` binary: 2 for a
- * command line that is wrong in itself, 1 for a well-formed command that could not be carried
- * out, and nothing written to the store by a refused command.
+ * The admin commands' exit codes and messages: 2 for a command line that is wrong in itself, 1
+ * for a well-formed command that could not be carried out, and nothing written to the store by
+ * a refused command. The rules run in-process through the binary's dispatch; one usage error and
+ * one failure go through the real `pricing` binary, and so do the `serve` refusals.
  */
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { runCli, tempDataDir } from './cli-helpers.ts';
+import { runCli, runInProcess, tempDataDir } from './cli-helpers.ts';
 
 describe('pricing accounts / keys: exit codes', () => {
   const dir = tempDataDir();
-  const run = (...args: string[]) => runCli([...args, '--data', dir]);
+  const run = (...args: string[]) => runInProcess([...args, '--data', dir]);
 
-  before(() => {
-    assert.equal(run('accounts', 'create', 'acme', '--plan', 'enterprise').code, 0);
-    assert.equal(run('accounts', 'create', 'small', '--plan', 'pro').code, 0);
+  before(async () => {
+    assert.equal((await run('accounts', 'create', 'acme', '--plan', 'enterprise')).code, 0);
+    assert.equal((await run('accounts', 'create', 'small', '--plan', 'pro')).code, 0);
   });
 
   const usageErrors: [string, string[], RegExp][] = [
@@ -80,38 +81,58 @@ describe('pricing accounts / keys: exit codes', () => {
   ];
 
   for (const [what, args, message] of usageErrors) {
-    test(`${what} exits 2 with our message`, () => {
-      const result = run(...args);
+    test(`${what} exits 2 with our message`, async () => {
+      const result = await run(...args);
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, message);
       assert.doesNotMatch(result.stderr, /ambiguous|TypeError|at .*\.ts:\d+/);
     });
   }
 
-  test('an empty --data (an unset shell variable) is refused, never ./data', () => {
-    const result = runCli(['keys', 'list', '--data', '']);
+  test('the real binary: a usage error exits 2 with our message, a failure exits 1', () => {
+    const usage = runCli(['accounts', 'create', 'x', '--plan', 'gold', '--data', dir]);
+    assert.equal(usage.code, 2, usage.stderr);
+    assert.match(usage.stderr, /^pricing accounts: Unknown plan "gold"/);
+    const failure = runCli(['keys', 'create', '--account', 'ghost', '--data', dir]);
+    assert.equal(failure.code, 1, failure.stderr);
+    assert.match(failure.stderr, /^pricing keys: No account named "ghost"/);
+  });
+
+  test('an empty --data (an unset shell variable) is refused, never ./data', async () => {
+    const result = await runInProcess(['keys', 'list', '--data', '']);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /--data needs a value/);
   });
 
-  test('a flag given twice is refused unless it may repeat', () => {
-    const twice = run('accounts', 'create', 'z', '--plan', 'pro', '--plan', 'developer');
+  test('a flag given twice is refused unless it may repeat', async () => {
+    const twice = await run('accounts', 'create', 'z', '--plan', 'pro', '--plan', 'developer');
     assert.equal(twice.code, 2, twice.stderr);
     assert.match(twice.stderr, /--plan is given more than once/);
   });
 
-  test('no usage error leaves a key or an account behind', () => {
-    const keys = JSON.parse(run('keys', 'list', '--json').stdout) as unknown[];
+  test('no usage error leaves a key or an account behind', async () => {
+    const keys = JSON.parse((await run('keys', 'list', '--json')).stdout) as unknown[];
     assert.deepEqual(keys, []);
-    const names = (JSON.parse(run('accounts', 'list', '--json').stdout) as { name: string }[]).map(
-      (account) => account.name,
+    const accounts = JSON.parse((await run('accounts', 'list', '--json')).stdout) as {
+      name: string;
+    }[];
+    assert.deepEqual(
+      accounts.map((account) => account.name),
+      ['acme', 'small'],
     );
-    assert.deepEqual(names, ['acme', 'small']);
   });
 
-  test('a usage error does not create the data dir', () => {
+  test('a usage error does not create the data dir', async () => {
     const fresh = join(tempDataDir(), 'not-yet');
-    const result = runCli(['accounts', 'create', 'x', '--plan', 'gold', '--data', fresh]);
+    const result = await runInProcess([
+      'accounts',
+      'create',
+      'x',
+      '--plan',
+      'gold',
+      '--data',
+      fresh,
+    ]);
     assert.equal(result.code, 2);
     assert.equal(existsSync(fresh), false);
   });
@@ -128,8 +149,8 @@ describe('pricing accounts / keys: exit codes', () => {
   ];
 
   for (const [what, args, message] of failures) {
-    test(`${what} exits 1`, () => {
-      const result = run(...args);
+    test(`${what} exits 1`, async () => {
+      const result = await run(...args);
       assert.equal(result.code, 1, result.stderr);
       assert.match(result.stderr, message);
     });
@@ -169,7 +190,7 @@ describe('pricing serve on a port that is taken', () => {
       const result = runCli(args);
       assert.equal(result.code, 1, result.stderr);
       assert.equal(existsSync(join(dir, 'demo-key.txt')), false);
-      const accounts = runCli(['accounts', 'list', '--json', '--data', dir]);
+      const accounts = await runInProcess(['accounts', 'list', '--json', '--data', dir]);
       assert.deepEqual(JSON.parse(accounts.stdout), []);
       assert.match(result.stderr, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}`));
     } finally {

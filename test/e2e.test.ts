@@ -2,7 +2,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import {
+  runCli,
+  runInProcess,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from './cli-helpers.ts';
 
 const ITEM = 'AK-47 | Redline (Field-Tested)';
 
@@ -94,11 +100,11 @@ describe('end to end: the real CLI on a temp data dir', () => {
     await server?.stop();
   });
 
-  test('bad arguments exit non-zero with a message', () => {
-    const result = runCli(['accounts', 'create', 'x', '--plan', 'gold', '--data', dir]);
+  test('bad arguments exit non-zero with a message', async () => {
+    const result = await runInProcess(['accounts', 'create', 'x', '--plan', 'gold', '--data', dir]);
     assert.notEqual(result.code, 0);
     assert.match(result.stderr, /plan/);
-    assert.notEqual(runCli(['keys', 'revoke', '--data', dir]).code, 0);
+    assert.notEqual((await runInProcess(['keys', 'revoke', '--data', dir])).code, 0);
   });
 
   test('a demo key was written on first start', () => {
@@ -129,7 +135,7 @@ describe('end to end: the real CLI on a temp data dir', () => {
   });
 
   test('a key revoked by the CLI is refused', async () => {
-    const list = runCli(['keys', 'list', '--json', '--data', dir]);
+    const list = await runInProcess(['keys', 'list', '--json', '--data', dir]);
     const keys = JSON.parse(list.stdout) as { id: string; account: string }[];
     const id = keys.find((k) => k.account === 'acme')!.id;
     assert.equal(runCli(['keys', 'revoke', id, '--data', dir]).code, 0);

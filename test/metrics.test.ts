@@ -18,7 +18,13 @@ import { responseFixtures } from '../src/markets/testing/fixtures.ts';
 import { startStandInSet, type StandInSet } from '../src/markets/testing/stand-in-set.ts';
 import { parseSamples, total, type Sample } from '../src/metrics/test-support.ts';
 import { adminQuery, dropSchema } from '../src/store/postgres/test-support.ts';
-import { childEnv, runCli, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import {
+  childEnv,
+  runInProcess,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from './cli-helpers.ts';
 
 const TOKEN = 'e2e-metrics-token-0123456789';
 const SKINPORT_CS2 = { market: 'skinport', game: 'cs2' };
@@ -69,8 +75,11 @@ describe('metrics end to end, role all: ingest, requests, quotas, quote age, pro
     writeFileSync(offsetFile, String(offset));
     const env = childEnv({ PRICING_CLOCK_OFFSET_FILE: offsetFile, PRICING_METRICS_TOKEN: TOKEN });
     const account = ['--plan', 'developer', '--per-minute', '2', '--data', dir];
-    assert.equal(runCli(['accounts', 'create', 'tight', ...account], env).code, 0);
-    const created = runCli(['keys', 'create', '--account', 'tight', '--data', dir], env);
+    assert.equal((await runInProcess(['accounts', 'create', 'tight', ...account], env)).code, 0);
+    const created = await runInProcess(
+      ['keys', 'create', '--account', 'tight', '--data', dir],
+      env,
+    );
     tightKey = created.stdout.trim().split('\n').at(-1)!;
     server = await startServer(
       ['--source', 'live', '--markets', marketsFile, '--data', dir, '--metrics-port', '0'],

@@ -16,6 +16,8 @@ export interface Account {
   status: AccountStatus;
   perMinuteOverride: number | null;
   monthlyOverride: number | null;
+  /** Open price streams at once, instead of the plan's (absent: the plan's). */
+  streamsOverride?: number | null;
   createdAt: number;
 }
 
@@ -39,6 +41,7 @@ export interface AccountPatch {
   status?: AccountStatus;
   perMinuteOverride?: number | null;
   monthlyOverride?: number | null;
+  streamsOverride?: number | null;
 }
 
 /** Also the durable monthly quota usage (monthly-usage.ts), which never moves version(). */

@@ -36,6 +36,8 @@ export const DEMO_ACCOUNT_NAME = 'demo';
 export interface OverridesInput {
   perMinute?: IntegerInput;
   monthly?: IntegerInput;
+  /** Open price streams at once. */
+  streams?: IntegerInput;
 }
 
 export interface AccountPatchInput extends OverridesInput {
@@ -103,6 +105,8 @@ export function parseAccountPatch(patch: AccountPatchInput): AccountPatch {
   const monthly = parseOverride(patch.monthly, 'Monthly quota');
   if (perMinute !== undefined) result.perMinuteOverride = perMinute;
   if (monthly !== undefined) result.monthlyOverride = monthly;
+  const streams = parseOverride(patch.streams, 'Open streams limit');
+  if (streams !== undefined) result.streamsOverride = streams;
   if (Object.keys(result).length === 0)
     throw new AdminInputError('Nothing to change: give a plan, status or limit');
   return result;
@@ -132,6 +136,9 @@ function keyStatusAt(
   return expiresAt !== null && expiresAt <= now ? 'expired' : 'active';
 }
 
+const streamsOverride = (streams: number | null | undefined) =>
+  streams === null || streams === undefined ? {} : { streamsOverride: streams };
+
 export function createAdmin({ store, clock }: AdminOptions): Admin {
   const requireAccount = async (name: string): Promise<Account> => {
     const account = await store.getAccountByName(name);
@@ -147,6 +154,7 @@ export function createAdmin({ store, clock }: AdminOptions): Admin {
       status: 'active',
       perMinuteOverride: parseOverride(overrides.perMinute, 'Per-minute limit') ?? null,
       monthlyOverride: parseOverride(overrides.monthly, 'Monthly quota') ?? null,
+      ...streamsOverride(parseOverride(overrides.streams, 'Open streams limit')),
       createdAt: clock.now(),
     };
     if (await store.getAccountByName(account.name)) {

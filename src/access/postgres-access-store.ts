@@ -64,6 +64,11 @@ const MIGRATIONS: readonly PostgresMigration[] = [
         PRIMARY KEY (account_id, month)
       );`,
   },
+  {
+    version: 3,
+    name: 'open price streams per account',
+    sql: `ALTER TABLE accounts ADD COLUMN streams_override BIGINT;`,
+  },
 ];
 
 /** Rows in the merged (sorted) order, so concurrent writers lock them in one order. */
@@ -75,7 +80,8 @@ const ADD_USAGE = `
   RETURNING account_id AS "accountId", month, used`;
 
 const ACCOUNT_COLUMNS = `id, name, plan, status, per_minute_override AS "perMinuteOverride",
-  monthly_override AS "monthlyOverride", created_at AS "createdAt"`;
+  monthly_override AS "monthlyOverride", streams_override AS "streamsOverride",
+  created_at AS "createdAt"`;
 
 const KEY_COLUMNS = `id, account_id AS "accountId", prefix, hash, status, trial,
   created_at AS "createdAt", expires_at AS "expiresAt", allow_ips AS "allowIps"`;
@@ -84,7 +90,12 @@ type AccountRow = Omit<Account, 'plan'> & { plan: string };
 
 function toAccount(row: AccountRow): Account {
   if (!isPlan(row.plan)) throw new Error(`accounts: ${row.id} has unknown plan ${row.plan}`);
-  return { ...row, plan: row.plan };
+  const { streamsOverride, ...rest } = row;
+  return {
+    ...rest,
+    plan: row.plan,
+    ...(streamsOverride != null ? { streamsOverride: Number(streamsOverride) } : {}),
+  };
 }
 
 async function oneAccount(db: Queryable, where: string, value: string) {
@@ -110,6 +121,8 @@ function patchParams(id: string, patch: AccountPatch): unknown[] {
     patch.perMinuteOverride ?? null,
     patch.monthlyOverride !== undefined,
     patch.monthlyOverride ?? null,
+    patch.streamsOverride !== undefined,
+    patch.streamsOverride ?? null,
   ];
 }
 
@@ -118,7 +131,8 @@ const UPDATE_ACCOUNT = `
     plan = coalesce($2, plan),
     status = coalesce($3, status),
     per_minute_override = CASE WHEN $4 THEN $5::bigint ELSE per_minute_override END,
-    monthly_override = CASE WHEN $6 THEN $7::bigint ELSE monthly_override END
+    monthly_override = CASE WHEN $6 THEN $7::bigint ELSE monthly_override END,
+    streams_override = CASE WHEN $8 THEN $9::bigint ELSE streams_override END
   WHERE id = $1`;
 
 export function createPostgresAccessStore(options: PostgresAccessStoreOptions): AccessStore {
@@ -155,7 +169,7 @@ export function createPostgresAccessStore(options: PostgresAccessStoreOptions): 
       await write((client) =>
         client.query(
           `INSERT INTO accounts (id, name, plan, status, per_minute_override, monthly_override,
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+             streams_override, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
           [
             account.id,
             account.name,
@@ -163,6 +177,7 @@ export function createPostgresAccessStore(options: PostgresAccessStoreOptions): 
             account.status,
             account.perMinuteOverride,
             account.monthlyOverride,
+            account.streamsOverride ?? null,
             account.createdAt,
           ],
         ),

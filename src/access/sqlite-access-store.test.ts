@@ -60,7 +60,7 @@ describe('SqliteAccessStore across instances', () => {
     await second.close();
   });
 
-  test('an access.db from before monthly usage gains it on init, keeping its data', async () => {
+  test('an access.db from before monthly usage and stream limits gains them on init, keeping its data', async () => {
     const path = nextFile();
     const first = createSqliteAccessStore({ path });
     await first.init();
@@ -75,13 +75,18 @@ describe('SqliteAccessStore across instances', () => {
     });
     await first.close();
     const db = new Database(path);
-    db.exec('DROP TABLE monthly_usage; DELETE FROM access_migrations WHERE version = 2');
+    db.exec(`DROP TABLE monthly_usage; ALTER TABLE accounts DROP COLUMN streams_override;
+      DELETE FROM access_migrations WHERE version >= 2`);
     db.close();
     const upgraded = createSqliteAccessStore({ path });
     await upgraded.init();
     assert.equal((await upgraded.getAccountByName('old'))?.id, 'acc_1');
     await upgraded.addMonthlyUsage([{ accountId: 'acc_1', month: 202611, count: 3 }]);
     assert.equal(await upgraded.monthlyUsage('acc_1', 202611), 3);
+    await upgraded.updateAccount('acc_1', { streamsOverride: 7 });
+    assert.equal((await upgraded.getAccount('acc_1'))?.streamsOverride, 7);
+    await upgraded.updateAccount('acc_1', { streamsOverride: null });
+    assert.equal((await upgraded.getAccount('acc_1'))?.streamsOverride, undefined);
     await upgraded.close();
   });
 

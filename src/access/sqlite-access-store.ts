@@ -53,6 +53,7 @@ const MIGRATIONS: readonly string[] = [
      used INTEGER NOT NULL CHECK (used >= 0),
      PRIMARY KEY (account_id, month)
    ) WITHOUT ROWID;`,
+  `ALTER TABLE accounts ADD COLUMN streams_override INTEGER;`,
 ];
 
 interface AccountRow {
@@ -62,6 +63,7 @@ interface AccountRow {
   status: string;
   per_minute_override: number | null;
   monthly_override: number | null;
+  streams_override: number | null;
   created_at: number;
 }
 
@@ -87,6 +89,7 @@ function toAccount(row: AccountRow): Account {
     status: row.status as AccountStatus,
     perMinuteOverride: row.per_minute_override,
     monthlyOverride: row.monthly_override,
+    ...(row.streams_override !== null ? { streamsOverride: row.streams_override } : {}),
     createdAt: row.created_at,
   };
 }
@@ -128,12 +131,14 @@ function prepareStatements(db: Database.Database) {
     ),
     bump: db.prepare("UPDATE access_meta SET value = value + 1 WHERE key = 'version'"),
     insertAccount: db.prepare<[AccountRow]>(
-      `INSERT INTO accounts (id, name, plan, status, per_minute_override, monthly_override, created_at)
-       VALUES (@id, @name, @plan, @status, @per_minute_override, @monthly_override, @created_at)`,
+      `INSERT INTO accounts (id, name, plan, status, per_minute_override, monthly_override,
+         streams_override, created_at)
+       VALUES (@id, @name, @plan, @status, @per_minute_override, @monthly_override,
+         @streams_override, @created_at)`,
     ),
     updateAccount: db.prepare<[AccountRow]>(
       `UPDATE accounts SET plan = @plan, status = @status, per_minute_override = @per_minute_override,
-       monthly_override = @monthly_override WHERE id = @id`,
+       monthly_override = @monthly_override, streams_override = @streams_override WHERE id = @id`,
     ),
     accountById: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
     accountByName: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE name = ?'),
@@ -166,6 +171,7 @@ function accountToRow(account: Account): AccountRow {
     status: account.status,
     per_minute_override: account.perMinuteOverride,
     monthly_override: account.monthlyOverride,
+    streams_override: account.streamsOverride ?? null,
     created_at: account.createdAt,
   };
 }
@@ -184,15 +190,20 @@ function keyToRow(key: ApiKeyRecord): KeyRow {
   };
 }
 
+const withStreams = (streams: number | null | undefined) =>
+  streams === null || streams === undefined ? {} : { streamsOverride: streams };
+
 function applyPatch(account: Account, patch: AccountPatch): Account {
+  const { streamsOverride, ...rest } = account;
   return {
-    ...account,
+    ...rest,
     plan: patch.plan ?? account.plan,
     status: patch.status ?? account.status,
     perMinuteOverride:
       patch.perMinuteOverride !== undefined ? patch.perMinuteOverride : account.perMinuteOverride,
     monthlyOverride:
       patch.monthlyOverride !== undefined ? patch.monthlyOverride : account.monthlyOverride,
+    ...withStreams(patch.streamsOverride !== undefined ? patch.streamsOverride : streamsOverride),
   };
 }
 

@@ -12,7 +12,7 @@ import type { Game } from '../domain/games.ts';
 import type { FxTable } from '../ingest/fx.ts';
 import { importObservations } from '../ingest/import-file.ts';
 import { simBackfill } from '../markets/sim/backfill.ts';
-import type { PriceStore } from '../store/price-store.ts';
+import type { JobProgress, PriceStore } from '../store/price-store.ts';
 import { progressBar } from './progress.ts';
 import type { ServeConfig } from '../config.ts';
 import { chooseFxTable } from './fx-source.ts';
@@ -34,6 +34,10 @@ export interface BackfillOptions {
   /** No progress bar. */
   quiet?: boolean;
   signal?: AbortSignal;
+  /** Chunks a stopped run of the same band already wrote (see simBackfill). */
+  skipChunks?: number;
+  /** The progress stored with chunk number `done` (counted from the band's start). */
+  progressAfter?: (done: number) => JobProgress;
 }
 
 type BackfillConfig = Pick<
@@ -41,16 +45,21 @@ type BackfillConfig = Pick<
   'seed' | 'backfillDays' | 'backfillItems' | 'fxFile' | 'source'
 >;
 
-/** The serve configuration's backfill (seed, days, items, FX) around the given parts. */
+/**
+ * The serve configuration's backfill (seed, days, items) around the given parts, converting
+ * at the rates of the band's end: a band resumed later converts as its first part did.
+ */
 export async function configuredBackfill(
   config: BackfillConfig,
-  parts: Pick<BackfillOptions, 'catalogs' | 'book' | 'store' | 'clock' | 'toMs' | 'signal'>,
+  parts: Pick<BackfillOptions, 'catalogs' | 'book' | 'store' | 'clock' | 'signal'> & {
+    toMs: number;
+  },
 ): Promise<BackfillOptions> {
   return {
     seed: config.seed,
     days: config.backfillDays,
     itemLimit: config.backfillItems,
-    fx: await chooseFxTable(config, parts.clock.now()),
+    fx: await chooseFxTable(config, parts.toMs),
     ...parts,
   };
 }
@@ -72,9 +81,9 @@ export const EXAMPLE_ITEMS: readonly string[] = [
 export const BACKFILL_ITEMS_PER_CHUNK = 10;
 
 /**
- * Generates and commits one chunk (a day × an item slice) at a time, yielding to the event
- * loop between chunks so requests are served while it runs. Stops between chunks once
- * `signal` aborts.
+ * Generates and commits one chunk (a day × an item slice) at a time, each with its progress
+ * when asked, yielding to the event loop between chunks so requests are served while it runs.
+ * Stops between chunks once `signal` aborts.
  */
 export async function backfillHistory(options: BackfillOptions) {
   const stepMs = options.stepMs ?? HOUR;
@@ -83,7 +92,7 @@ export async function backfillHistory(options: BackfillOptions) {
   const cover = options.cover ?? 'all';
   const label = `backfill ${options.days}d${cover === 'all' ? '' : ` (${cover} items)`}`;
   const progress = options.quiet ? null : progressBar(label, 1);
-  const totals = { observations: 0, accepted: 0, rejected: 0 };
+  const totals = { chunks: 0, observations: 0, accepted: 0, rejected: 0 };
   let shown = { done: 0, total: 1 };
   for (const chunk of simBackfill({
     seed: options.seed,
@@ -96,9 +105,11 @@ export async function backfillHistory(options: BackfillOptions) {
     cover,
     stepsPerChunk: Math.max(1, Math.round(DAY / stepMs)),
     itemsPerChunk: BACKFILL_ITEMS_PER_CHUNK,
+    skipChunks: options.skipChunks ?? 0,
     onProgress: (done, total) => (shown = { done, total }),
   })) {
     if (options.signal?.aborted) break;
+    const place = options.progressAfter?.(shown.done);
     const summary = await importObservations(
       chunk.map((observation, index) => ({ line: index + 1, observation })),
       {
@@ -109,8 +120,10 @@ export async function backfillHistory(options: BackfillOptions) {
         clock: options.clock,
         chunkSize: chunk.length + 1,
         maxRejectedListed: 0,
+        ...(place ? { progress: place } : {}),
       },
     );
+    totals.chunks += 1;
     totals.observations += chunk.length;
     totals.accepted += summary.accepted;
     totals.rejected += summary.rejectedCount;

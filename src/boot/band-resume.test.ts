@@ -1,89 +1,113 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { loadCatalogs } from '../catalog/index.ts';
-import { HOUR, manualClock } from '../domain/clock.ts';
+import { manualClock } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
 import {
   createSqlitePriceStore,
   type SqlitePriceStore,
 } from '../store/sqlite/sqlite-price-store.ts';
-import { backfillHistory, type BackfillOptions } from './backfill.ts';
-import { BAND_MARKER_FILE, clearBandPending, markBandPending, pendingBand } from './band-resume.ts';
-import { chooseFxTable } from './fx-source.ts';
+import { configuredBackfill, type BackfillOptions } from './backfill.ts';
+import { bandContents, storedSeries } from './band-contents.ts';
+import {
+  BACKFILL_JOB,
+  bandProgress,
+  freshBand,
+  runPhase,
+  unfinishedBand,
+  type BandPlace,
+} from './band-resume.ts';
 
 const clock = manualClock('2026-11-20T10:00:00Z');
-
-describe('the popular-band marker', () => {
-  test('names the band until cleared; a missing or broken marker names none', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'band-marker-'));
-    try {
-      assert.equal(pendingBand(dir), null);
-      markBandPending(dir, 1_795_000_000_000);
-      assert.equal(pendingBand(dir), 1_795_000_000_000);
-      clearBandPending(dir);
-      assert.equal(pendingBand(dir), null);
-      fs.writeFileSync(path.join(dir, BAND_MARKER_FILE), '{"toMs":');
-      assert.equal(pendingBand(dir), null);
-      fs.writeFileSync(path.join(dir, BAND_MARKER_FILE), '{"toMs":"soon"}');
-      assert.equal(pendingBand(dir), null);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-/** Everything the store holds that a band writes: latest state, sales and the rollup rows. */
-function contents(store: SqlitePriceStore): string {
-  const tables = ['side_snapshots', 'sales', 'rollups_10m', 'rollups_1h', 'rollups_1d'];
-  const rows = tables.map((table) => store.db.prepare(`SELECT * FROM ${table}`).raw().all());
-  return JSON.stringify(rows, (_key, value: unknown) =>
-    value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
-  );
-}
+const config = {
+  seed: 7,
+  backfillDays: 1,
+  backfillItems: 25,
+  fxFile: null,
+  source: 'sim' as const,
+};
+const catalogs = loadCatalogs();
 
 async function bandStore(): Promise<{ store: SqlitePriceStore; options: BackfillOptions }> {
   const store = createSqlitePriceStore({ path: ':memory:', clock });
   await store.init();
-  const options: BackfillOptions = {
-    seed: 7,
-    days: 1,
-    itemLimit: 25,
-    catalogs: loadCatalogs(),
-    fx: await chooseFxTable({ fxFile: null, source: 'sim', seed: 7 }, clock.now()),
+  const options = await configuredBackfill(config, {
+    catalogs,
     book: { apply: () => {} },
     store,
     clock,
-    toMs: clock.now() - HOUR,
-    cover: 'popular',
-    quiet: true,
-  };
-  return { store, options };
+    toMs: freshBand(clock).toMs,
+  });
+  return { store, options: { ...options, quiet: true } };
 }
 
-describe('resuming a stopped popular band', () => {
-  test('writing the band again after a stop leaves what one whole run leaves', async () => {
+/** Both phases from `place` to the end. */
+async function runBand(options: BackfillOptions, place: BandPlace | null) {
+  const chunks: number[] = [];
+  while (place) {
+    const result = await runPhase(options, place);
+    chunks.push(result?.totals.chunks ?? -1);
+    place = result?.next ?? null;
+  }
+  return chunks;
+}
+
+/** What the band left in `store`, over the series `reference` holds. */
+async function contents(store: SqlitePriceStore, reference: SqlitePriceStore) {
+  const series = await storedSeries({ prices: reference, history: reference });
+  const band = { toMs: freshBand(clock).toMs, days: config.backfillDays };
+  const sides = await store.loadSides('cs2');
+  return {
+    sides: sides.map(({ ingestedAt: _, ...side }) => side),
+    ...(await bandContents({ prices: store, history: store }, band, series)),
+  };
+}
+
+describe('the backfill place', () => {
+  test('names the phase and chunks written until the band ends; a broken one names none', async () => {
+    const store = createSqlitePriceStore({ path: ':memory:', clock });
+    await store.init();
+    assert.equal(await unfinishedBand(store), null);
+    const place: BandPlace = { toMs: 1_795_000_000_000, phase: 'popular', done: 3 };
+    await store.writeBatch({ sides: [], sales: [], listings: [] }, undefined, bandProgress(place));
+    assert.deepEqual(await unfinishedBand(store), place);
+    for (const broken of ['{"toMs":', '{"toMs":"soon","phase":"named","done":0}', '{}']) {
+      const progress = { job: BACKFILL_JOB, state: broken };
+      await store.writeBatch({ sides: [], sales: [], listings: [] }, undefined, progress);
+      assert.equal(await unfinishedBand(store), null, broken);
+    }
+    await store.close();
+  });
+});
+
+describe('resuming a stopped backfill', () => {
+  test('goes on after the last chunk written and leaves what one whole run leaves', async () => {
     const once = await bandStore();
-    await backfillHistory(once.options);
+    const wholeChunks = await runBand(once.options, freshBand(clock));
+    assert.equal(await unfinishedBand(once.store), null, 'a finished band leaves no place');
     await once.store.flushRollups();
 
     const resumed = await bandStore();
     const stop = new AbortController();
-    let chunks = 0;
+    let applied = 0;
     const stopAfterTwo = {
       apply: (_batch: IngestBatch) => {
-        chunks += 1;
-        if (chunks === 2) stop.abort();
+        applied += 1;
+        if (applied === 2) stop.abort();
       },
     };
-    await backfillHistory({ ...resumed.options, book: stopAfterTwo, signal: stop.signal });
+    const named = await runPhase(resumed.options, freshBand(clock));
+    const popular = { ...resumed.options, book: stopAfterTwo, signal: stop.signal };
+    assert.equal(await runPhase(popular, named!.next!), null, 'stopped');
+    const place = await unfinishedBand(resumed.store);
+    assert.deepEqual(place, { ...named!.next!, done: 2 });
+    const resumedChunks = await runBand(resumed.options, place);
+    assert.deepEqual(resumedChunks, [wholeChunks[1]! - 2], 'only the chunks left are written');
     await resumed.store.flushRollups();
-    assert.notEqual(contents(resumed.store), contents(once.store), 'the stop left it partial');
-    await backfillHistory(resumed.options);
-    await resumed.store.flushRollups();
-    assert.equal(contents(resumed.store), contents(once.store));
+
+    const reference = await contents(once.store, once.store);
+    assert.ok(reference.sales.length > 0 && reference.rollups.length > 0);
+    assert.deepEqual(await contents(resumed.store, once.store), reference);
     await Promise.all([once.store.close(), resumed.store.close()]);
   });
 });

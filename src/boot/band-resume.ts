@@ -1,39 +1,87 @@
 /**
- * The first start's popular-band backfill survives a stop: a marker file in the data dir holds
- * the band's end (`toMs`) from the moment the band is asked for until it finished, and a start
- * that finds it asks for the band again. Writing the band again is harmless: the simulator
- * gives the same observations for the same seed and end, the store keeps one copy of a sale,
- * and the rollups drop an observation their bucket already counted, so the chunks written
- * before the stop are not counted twice (band-resume.test.ts).
+ * The simulator's history backfill survives a stop. It runs in two phases, the items the docs
+ * name and then the popular band, both ending at the band's `toMs`. Its place (end, phase,
+ * chunks of the phase written) is stored with each chunk in that chunk's transaction
+ * (JobProgress), so a start that finds a place resumes after the last committed chunk:
+ * nothing written twice, nothing left out, whichever store and role (band-resume.test.ts,
+ * test/backfill-resume.test.ts).
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import { HOUR, type Clock } from '../domain/clock.ts';
+import type { JobProgress, PriceStore } from '../store/price-store.ts';
+import { backfillHistory, type BackfillOptions } from './backfill.ts';
 
-export const BAND_MARKER_FILE = 'backfill-pending.json';
+export const BACKFILL_JOB = 'sim-backfill';
 
-const markerPath = (dataDir: string) => path.join(dataDir, BAND_MARKER_FILE);
+export type BandPhase = 'named' | 'popular';
 
-/** The end of a popular band a previous run asked for and did not finish, or null. */
-export function pendingBand(dataDir: string): number | null {
-  let text: string;
+export interface BandPlace {
+  toMs: number;
+  phase: BandPhase;
+  /** Chunks of the phase written. */
+  done: number;
+}
+
+/** A first start's place: nothing written, the band ending one step before now. */
+export function freshBand(clock: Clock): BandPlace {
+  return { toMs: clock.now() - HOUR, phase: 'named', done: 0 };
+}
+
+/** Whether the place is where a stopped run left off (not a band's beginning). */
+export function resumes(place: BandPlace): boolean {
+  return place.phase !== 'named' || place.done > 0;
+}
+
+export function bandProgress(place: BandPlace | null): JobProgress {
+  return { job: BACKFILL_JOB, state: place === null ? null : JSON.stringify(place) };
+}
+
+function parsePlace(state: string): BandPlace | null {
   try {
-    text = fs.readFileSync(markerPath(dataDir), 'utf8');
-  } catch {
-    return null;
-  }
-  try {
-    const toMs = (JSON.parse(text) as { toMs?: unknown }).toMs;
-    return Number.isSafeInteger(toMs) ? (toMs as number) : null;
+    const place = JSON.parse(state) as Partial<BandPlace>;
+    const known = place.phase === 'named' || place.phase === 'popular';
+    if (!known || !Number.isSafeInteger(place.toMs) || !Number.isSafeInteger(place.done)) {
+      return null;
+    }
+    return { toMs: place.toMs!, phase: place.phase!, done: place.done! };
   } catch {
     return null;
   }
 }
 
-export function markBandPending(dataDir: string, toMs: number): void {
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(markerPath(dataDir), JSON.stringify({ toMs }));
+/** Where a stopped backfill left off, or null when none is unfinished. */
+export async function unfinishedBand(
+  store: Pick<PriceStore, 'jobProgress'>,
+): Promise<BandPlace | null> {
+  const state = await store.jobProgress(BACKFILL_JOB);
+  return state === null ? null : parsePlace(state);
 }
 
-export function clearBandPending(dataDir: string): void {
-  fs.rmSync(markerPath(dataDir), { force: true });
+export interface PhaseResult {
+  totals: Awaited<ReturnType<typeof backfillHistory>>;
+  /** Where the band goes on: the popular phase after the named one, null once finished. */
+  next: BandPlace | null;
+}
+
+const EMPTY_BATCH = { sides: [], sales: [], listings: [] };
+
+/**
+ * Writes the rest of the place's phase, each chunk with its place, then stores where the
+ * band goes on. Null when stopped (`signal`) before the end: the stored place stays.
+ */
+export async function runPhase(
+  options: BackfillOptions,
+  place: BandPlace,
+): Promise<PhaseResult | null> {
+  const totals = await backfillHistory({
+    ...options,
+    toMs: place.toMs,
+    cover: place.phase,
+    skipChunks: place.done,
+    progressAfter: (done) => bandProgress({ ...place, done }),
+  });
+  if (options.signal?.aborted) return null;
+  const next: BandPlace | null =
+    place.phase === 'named' ? { toMs: place.toMs, phase: 'popular', done: 0 } : null;
+  await options.store.writeBatch(EMPTY_BATCH, undefined, bandProgress(next));
+  return { totals, next };
 }

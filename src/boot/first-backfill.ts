@@ -4,18 +4,19 @@
  * process listens (a fraction of a second), the popular band once the first polling wave is
  * in, beside live ingest, a chunk at a time. History is not needed to serve latest prices, and the book keeps the
  * newer of two snapshots, so live batches landing meanwhile are never overwritten by the
- * backfill's older ones. A process stopped halfway leaves the popular band unfinished, and
- * the next start resumes it (band-resume.ts).
+ * backfill's older ones. A process stopped halfway leaves its place in the store, and the next
+ * start resumes after the last chunk written (band-resume.ts).
  */
 import type { Logger } from 'pino';
 import type { Book } from '../book/book.ts';
 import type { loadCatalogs } from '../catalog/index.ts';
 import type { ServeConfig } from '../config.ts';
-import { HOUR, type Clock } from '../domain/clock.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { FetchLog } from '../ingest/fetch-log.ts';
 import type { PriceStore } from '../store/price-store.ts';
-import { backfillHistory, configuredBackfill } from './backfill.ts';
+import { configuredBackfill } from './backfill.ts';
+import { freshBand, runPhase, unfinishedBand, type BandPlace } from './band-resume.ts';
 
 export interface FirstBackfillDeps {
   config: ServeConfig;
@@ -52,8 +53,8 @@ export function firstPollingWave(
 }
 
 export interface FirstBackfill {
-  /** The last backfilled step's time: the popular band, wherever it runs, ends there too. */
-  readonly toMs: number;
+  /** Where the popular band starts: its beginning, or where a stopped run left it. */
+  readonly popular: BandPlace | null;
   /** Starts the popular band in the background (not after close); then runs `onDone`. */
   continueBeside(onDone: () => Promise<void> | void): void;
   /** Stops between chunks and waits for the chunk being written. */
@@ -65,16 +66,26 @@ export function backfillConfigured(config: Pick<ServeConfig, 'source' | 'backfil
   return config.source === 'sim' && config.backfillDays > 0;
 }
 
-/** The simulator backfills on the first start only: an empty store. */
-export async function needsFirstBackfill(
+/**
+ * The simulator backfills on the first start (an empty store) and goes on with a backfill a
+ * stopped run left unfinished: where it starts, or null when there is nothing to write.
+ */
+export async function bandToWrite(
   config: Pick<ServeConfig, 'source' | 'backfillDays'>,
-  store: Pick<PriceStore, 'isEmpty'>,
-): Promise<boolean> {
-  return backfillConfigured(config) && (await store.isEmpty());
+  store: Pick<PriceStore, 'isEmpty' | 'jobProgress'>,
+  clock: Clock,
+): Promise<BandPlace | null> {
+  if (!backfillConfigured(config)) return null;
+  const unfinished = await unfinishedBand(store);
+  if (unfinished) return unfinished;
+  return (await store.isEmpty()) ? freshBand(clock) : null;
 }
 
-/** Writes the named items, then returns the handle for the popular band. */
-export async function startFirstBackfill(deps: FirstBackfillDeps): Promise<FirstBackfill> {
+/** Writes what is left of the named phase, then returns the handle for the popular band. */
+export async function startFirstBackfill(
+  deps: FirstBackfillDeps,
+  place: BandPlace,
+): Promise<FirstBackfill> {
   const { config, clock, logger } = deps;
   const abort = new AbortController();
   const options = await configuredBackfill(config, {
@@ -82,19 +93,22 @@ export async function startFirstBackfill(deps: FirstBackfillDeps): Promise<First
     book: deps.book,
     store: deps.store,
     clock,
-    toMs: clock.now() - HOUR,
+    toMs: place.toMs,
     signal: abort.signal,
   });
-  await backfillHistory({ ...options, cover: 'named', quiet: true });
+  const popular =
+    place.phase === 'named'
+      ? ((await runPhase({ ...options, quiet: true }, place))?.next ?? null)
+      : place;
   let running: Promise<void> | null = null;
   return {
-    toMs: options.toMs!,
+    popular,
     continueBeside(onDone) {
-      if (abort.signal.aborted) return;
-      running = backfillHistory({ ...options, cover: 'popular' })
-        .then(async (totals) => {
-          if (abort.signal.aborted) return;
-          logger.info(totals, 'backfill finished');
+      if (abort.signal.aborted || !popular) return;
+      running = runPhase(options, popular)
+        .then(async (result) => {
+          if (!result) return;
+          logger.info(result.totals, 'backfill finished');
           await onDone();
         })
         .catch((error: unknown) => logger.error({ err: error }, 'backfill failed'));

@@ -12,7 +12,8 @@ import { checkPlan } from '../access/plan-gate.ts';
 import type { Book } from '../book/book.ts';
 import type { loadCatalogs } from '../catalog/index.ts';
 import type { ServeConfig } from '../config.ts';
-import type { Clock } from '../domain/clock.ts';
+import { MINUTE, type Clock } from '../domain/clock.ts';
+import type { PositionFeed } from '../events/bus-positions.ts';
 import { GAMES, type Game } from '../domain/games.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { InventoryService } from '../inventory/service.ts';
@@ -28,6 +29,8 @@ import { DEFAULT_FEE_MODEL, loadFeeModel } from '../markets/fees.ts';
 import type { HttpMetrics } from '../metrics/http-metrics.ts';
 import { demandNotingCatalogs, noteDemand, type DemandCounter } from '../ingest/priorities.ts';
 import { createClosers } from './closers.ts';
+import { createRedisStreamSlots } from '../access/stream-slots.ts';
+import { closeRedis, openRedis } from '../events/redis-support.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
 import { marketPlan } from './market-plan.ts';
 import { createQuotaLimiters } from './quotas.ts';
@@ -56,6 +59,8 @@ export interface HttpFrontOptions {
   metrics?: HttpMetrics;
   /** Where the boot step durations are recorded. */
   steps?: BootSteps;
+  /** Scaled out: price-stream positions from the change bus (role `api`). */
+  streamPositions?: PositionFeed;
 }
 
 export interface HttpFront {
@@ -112,6 +117,20 @@ async function startInventory(
     onError: (error) => logger.error({ err: error }, 'inventory fetch failed'),
   });
   return { service, close: () => store.close() };
+}
+
+/** With Redis, open streams are counted across the deployment (access/stream-slots.ts). */
+function openStreamSlots(config: ServeConfig, clock: Clock, logger: Logger) {
+  if (config.redisUrl === null) return null;
+  const redis = openRedis(config.redisUrl, { connectionName: 'pricing-streams' });
+  const slots = createRedisStreamSlots({ redis, prefix: config.redisPrefix, clock, logger });
+  return {
+    slots,
+    async close() {
+      slots.close();
+      await closeRedis(redis);
+    },
+  };
 }
 
 export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFront> {
@@ -172,6 +191,9 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     );
     closers.add(() => inventory.close());
 
+    const streamSlots = openStreamSlots(config, clock, logger);
+    if (streamSlots) closers.add(() => streamSlots.close());
+
     const feeModel = config.feesFile ? loadFeeModel(config.feesFile) : DEFAULT_FEE_MODEL;
     const alerts = await steps.timeAsync('alerts', () =>
       startAlerts(config, clock, book, feeModel, logger),
@@ -206,6 +228,9 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
           logger,
           accessLog: config.accessLog,
           terminalPerMinute: config.terminalPerMinute,
+          streamReplayMs: config.streamReplayMinutes * MINUTE,
+          ...(streamSlots ? { streamSlots: streamSlots.slots } : {}),
+          ...(options.streamPositions ? { streamPositions: options.streamPositions } : {}),
           trustProxy: parseTrustProxy(config.trustProxy),
           ...(options.metrics ? { metrics: options.metrics } : {}),
         },

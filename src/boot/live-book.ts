@@ -12,7 +12,7 @@
  */
 import type { Book } from '../book/book.ts';
 import type { Clock } from '../domain/clock.ts';
-import type { ChangeBus, ChangeEvent } from '../events/change-bus.ts';
+import type { ChangeBus, ChangeEvent, ChangePosition } from '../events/change-bus.ts';
 import { restoreBook, type RestoreSource } from './restore.ts';
 
 export interface LiveBookLogger {
@@ -32,6 +32,8 @@ export interface LiveBookOptions {
   readyTimeoutMs?: number;
   /** Delay before retrying a failed reload (default 5 s). */
   retryMs?: number;
+  /** Hears each event once the book has applied it, with its bus position (stream hub). */
+  onApplied?: (event: ChangeEvent, position: ChangePosition | undefined) => void;
 }
 
 export interface LiveBook {
@@ -58,16 +60,20 @@ function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
 export async function startLiveBook(options: LiveBookOptions): Promise<LiveBook> {
   const { bus, store, book, clock, logger } = options;
   const retryMs = options.retryMs ?? 5_000;
-  let buffer: ChangeEvent[] | null = [];
+  let buffer: [ChangeEvent, ChangePosition | undefined][] | null = [];
+  const apply = (event: ChangeEvent, position: ChangePosition | undefined) => {
+    book.apply(event.batch);
+    options.onApplied?.(event, position);
+  };
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
   let completed = 0;
   let retry: ReturnType<typeof setTimeout> | null = null;
 
-  const unsubscribe = bus.subscribe((event) => {
-    if (buffer) buffer.push(event);
-    else book.apply(event.batch);
+  const unsubscribe = bus.subscribe((event, position) => {
+    if (buffer) buffer.push([event, position]);
+    else apply(event, position);
   });
 
   const loadOnce = async () => {
@@ -109,7 +115,7 @@ export async function startLiveBook(options: LiveBookOptions): Promise<LiveBook>
     void subscribed.then(() => reload());
   }
   await restoreBook(store, book, clock.now());
-  for (const event of buffer) book.apply(event.batch);
+  for (const [event, position] of buffer) apply(event, position);
   buffer = null;
 
   return {

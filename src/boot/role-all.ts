@@ -15,14 +15,9 @@ import { FetchLog } from '../ingest/fetch-log.ts';
 import { GAMES } from '../domain/games.ts';
 import { DemandCounter } from '../ingest/priorities.ts';
 import { startIngestWorker, type IngestWorkerHandle } from './ingest-thread/ingest-host.ts';
-import { clearBandPending, markBandPending, pendingBand } from './band-resume.ts';
 import { bootSteps, type BootSteps } from './boot-steps.ts';
-import {
-  backfillConfigured,
-  firstPollingWave,
-  needsFirstBackfill,
-  startFirstBackfill,
-} from './first-backfill.ts';
+import { resumes } from './band-resume.ts';
+import { bandToWrite, firstPollingWave, startFirstBackfill } from './first-backfill.ts';
 import { startHttpFront } from './http-front.ts';
 import { marketPlan } from './market-plan.ts';
 import { createServiceMetrics } from './metrics.ts';
@@ -105,7 +100,7 @@ export async function startAllRole(
     closers.add(() => store.close());
     await steps.timeAsync('storeInit', () => store.init());
     // Decided before the ingest worker can write its first batch.
-    const backfillDue = await needsFirstBackfill(config, store);
+    const band = await bandToWrite(config, store, clock);
 
     const book = new Book();
     metrics?.watchBook(book, clock);
@@ -127,13 +122,13 @@ export async function startAllRole(
     const restored = await steps.timeAsync('restore', () => restoreBook(store, book, clock.now()));
     logger.info(restored, 'book restored from the store');
     const catalogs = steps.time('catalogs', () => loadCatalogs());
-    const backfill = backfillDue
+    if (band && resumes(band))
+      logger.info(band, 'resuming the unfinished backfill after the last chunk written');
+    const backfill = band
       ? await steps.timeAsync('backfillNamed', () =>
-          startFirstBackfill({ config, clock, logger, catalogs, book, store }),
+          startFirstBackfill({ config, clock, logger, catalogs, book, store }, band),
         )
       : null;
-    // Marked at once, so a stop from here on leaves the band to the next start.
-    if (backfill) markBandPending(config.dataDir, backfill.toMs);
     const pollsFrom = clock.now();
     const worker = startTracked();
 
@@ -159,32 +154,26 @@ export async function startAllRole(
         (error: unknown) => failedAfterListen(error, logger, close),
       );
     }
-    // The band a first start backfills, or the one a stopped run left unfinished.
-    const bandToMs =
-      backfill?.toMs ?? (backfillConfigured(config) ? pendingBand(config.dataDir) : null);
+    // The popular band of a first start, or what a stopped run left of it.
+    const popular = backfill?.popular ?? null;
     if (backfill) {
       closers.add(() => backfill.close()); // first: a running chunk finishes
     }
-    if (bandToMs !== null && (worker || backfill)) {
+    if (backfill && popular) {
       const polled = [...marketPlan(config)].filter(([, plan]) => plan.polled);
       const wave = firstPollingWave(
         fetchLog,
         polled.map(([market]) => market),
         pollsFrom,
       );
-      backfilled = () => {
-        clearBandPending(config.dataDir);
-        void front.refreshBulk();
-      };
+      backfilled = () => void front.refreshBulk();
       const handle = worker?.catch(() => null) ?? null;
       void Promise.all([wave, front.bulkBuilt, handle]).then(([, , ingest]) => {
         if (closed) return;
         // On the worker when there is one: its store then folds the backfill too.
-        if (ingest) ingest.send({ type: 'backfill', toMs: bandToMs });
-        else backfill?.continueBeside(() => backfilled());
+        if (ingest) ingest.send({ type: 'backfill', place: popular });
+        else backfill.continueBeside(() => backfilled());
       });
-      if (!backfill)
-        logger.info({ toMs: bandToMs }, 'resuming the unfinished popular-band backfill');
     }
     // Only a process that is listening creates the demo account (a failed listen creates none).
     const demoKey = await ensureSharedDemoKey(accessStore, clock, config.dataDir);

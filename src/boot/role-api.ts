@@ -4,12 +4,17 @@
  * stream (live-book.ts; a possible loss reloads from the store). Fetch records come from the
  * store every 5 s (fetch-log-sync.ts). Accounts and keys are read from PostgreSQL, quotas are
  * counted in Redis (boot/quotas.ts). Nothing here writes prices: that is the ingest role's job.
+ * The price streams follow the bus's positions (events/bus-positions.ts), so a stream begun
+ * here resumes on any other API process.
  */
 import type { Logger } from 'pino';
 import { Book } from '../book/book.ts';
 import { loadCatalogs } from '../catalog/index.ts';
 import type { ServeConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { createBusPositions } from '../events/bus-positions.ts';
 import { createRedisChangeBus } from '../events/redis-change-bus.ts';
 import { FetchLog } from '../ingest/fetch-log.ts';
 import { createClosers } from './closers.ts';
@@ -47,11 +52,26 @@ export async function startApiRole(
     closers.add(() => store.close());
     await store.init();
 
-    const bus = createRedisChangeBus({ url: config.redisUrl!, prefix: config.redisPrefix, logger });
+    const bus = createRedisChangeBus({
+      url: config.redisUrl!,
+      prefix: config.redisPrefix,
+      logger,
+      clock,
+    });
     closers.add(() => bus.close());
+    const origin = `api:${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    const positions = createBusPositions(bus, origin, logger);
+    closers.add(() => positions.close());
     const book = new Book();
     metrics?.watchBook(book, clock);
-    const live = await startLiveBook({ bus, store, book, clock, logger });
+    const live = await startLiveBook({
+      bus,
+      store,
+      book,
+      clock,
+      logger,
+      onApplied: (event, position) => positions.applied(event, position),
+    });
     closers.add(() => live.stop());
 
     const fetchLog = new FetchLog(clock);
@@ -69,6 +89,7 @@ export async function startApiRole(
       fetchLog,
       accessStore,
       history,
+      streamPositions: positions,
       ...(metrics ? { metrics: metrics.http() } : {}),
     });
     closers.add(() => front.close());

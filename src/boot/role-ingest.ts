@@ -7,7 +7,8 @@
  * standby (pool warm, catalog loaded) that takes over within ttl + 1 s of the holder's last
  * renewal and polls the markets it gained within a second. Retention runs on a
  * process that holds at least one lease; the simulator backfill of an empty store runs under
- * its own lease, so two processes starting together backfill once.
+ * its own lease, so two processes starting together backfill once, and a restart goes on after
+ * the last chunk a killed one wrote.
  */
 import type { Logger } from 'pino';
 import { loadCatalogs } from '../catalog/index.ts';
@@ -22,12 +23,12 @@ import { createRedisLease, leaseConnectionOptions, leaseOwner } from '../ingest/
 import { createLeaseKeeper, redisLeases } from '../ingest/lease-keeper.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../ingest/retention.ts';
 import type { PriceStore } from '../store/price-store.ts';
-import { backfillHistory } from './backfill.ts';
+import { configuredBackfill } from './backfill.ts';
+import { resumes, runPhase } from './band-resume.ts';
 import { createChangePublisher, type ChangePublisher } from './change-publisher.ts';
-import { chooseFxTable } from './fx-source.ts';
 import { marketPlan } from './market-plan.ts';
 import { createServiceMetrics } from './metrics.ts';
-import { needsFirstBackfill } from './first-backfill.ts';
+import { bandToWrite } from './first-backfill.ts';
 import { createSourceIngest } from './source-ingest.ts';
 import { createPriceStore, INGEST_POOL } from './stores.ts';
 import type { Redis } from 'ioredis';
@@ -53,9 +54,13 @@ interface BackfillDeps {
   logger: Logger;
 }
 
+/**
+ * Writes the simulator backfill of an empty store, or what a stopped run left of one, under a
+ * lease of its own: both phases, each chunk with its place (band-resume.ts).
+ */
 async function backfillOnce(deps: BackfillDeps): Promise<void> {
   const { config, store, clock } = deps;
-  if (!(await needsFirstBackfill(config, store))) return;
+  if ((await bandToWrite(config, store, clock)) === null) return;
   const lease = createRedisLease({
     redis: deps.redis,
     key: `${config.redisPrefix}lease:backfill`,
@@ -67,18 +72,18 @@ async function backfillOnce(deps: BackfillDeps): Promise<void> {
     return;
   }
   try {
-    if (!(await store.isEmpty())) return;
-    const fx = await chooseFxTable(config, clock.now());
-    await backfillHistory({
-      seed: config.seed,
-      days: config.backfillDays,
-      itemLimit: config.backfillItems,
+    let place = await bandToWrite(config, store, clock);
+    if (!place) return;
+    if (resumes(place))
+      deps.logger.info(place, 'resuming the unfinished backfill after the last chunk written');
+    const options = await configuredBackfill(config, {
       catalogs: deps.catalogs,
-      fx,
       book: deps.publisher,
       store,
       clock,
+      toMs: place.toMs,
     });
+    while (place) place = (await runPhase(options, place))?.next ?? null;
   } finally {
     await lease.release();
   }
@@ -107,7 +112,12 @@ export async function startIngestRole(
     closers.add(() => store.close());
     await store.init();
     await opened.warm?.();
-    const bus = createRedisChangeBus({ url: redisUrl, prefix: config.redisPrefix, logger });
+    const bus = createRedisChangeBus({
+      url: redisUrl,
+      prefix: config.redisPrefix,
+      logger,
+      clock,
+    });
     closers.add(() => bus.close());
     const redis = openRedis(redisUrl, leaseConnectionOptions(config.leaseMs));
     closers.add(() => closeRedis(redis));

@@ -15,10 +15,12 @@ import {
   UsageError,
 } from './args.ts';
 import { withAdmin } from './admin-session.ts';
+import { printLine, type CliIo } from './io.ts';
 
 const LIMIT_OPTIONS = {
   'per-minute': { type: 'string' as const },
   monthly: { type: 'string' as const },
+  streams: { type: 'string' as const },
 };
 
 function overrideValue(value: string | undefined): string | null | undefined {
@@ -28,10 +30,11 @@ function overrideValue(value: string | undefined): string | null | undefined {
 function describe(account: Account): string {
   const perMinute = account.perMinuteOverride ?? 'plan';
   const monthly = account.monthlyOverride ?? 'plan';
-  return `${account.name}\t${account.plan}\t${account.status}\tper-minute=${perMinute}\tmonthly=${monthly}`;
+  const streams = account.streamsOverride ?? 'plan';
+  return `${account.name}\t${account.plan}\t${account.status}\tper-minute=${perMinute}\tmonthly=${monthly}\tstreams=${streams}`;
 }
 
-async function create(argv: string[]): Promise<void> {
+async function create(argv: string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     argv,
     { ...STORE_OPTIONS, ...LIMIT_OPTIONS, plan: { type: 'string' } },
@@ -43,16 +46,18 @@ async function create(argv: string[]): Promise<void> {
   parsePlan(values.plan);
   parseOverride(values['per-minute'], 'Per-minute limit');
   parseOverride(values.monthly, 'Monthly quota');
-  const account = await withAdmin(storeConfigFrom(values), (admin) =>
+  parseOverride(values.streams, 'Open streams limit');
+  const account = await withAdmin(storeConfigFrom(values, io.env), (admin) =>
     admin.createAccount(name, values.plan!, {
       perMinute: values['per-minute'],
       monthly: values.monthly,
+      streams: values.streams,
     }),
   );
-  console.log(`created account ${describe(account)}`);
+  printLine(io, `created account ${describe(account)}`);
 }
 
-async function set(argv: string[]): Promise<void> {
+async function set(argv: string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     argv,
     { ...STORE_OPTIONS, ...LIMIT_OPTIONS, plan: { type: 'string' }, status: { type: 'string' } },
@@ -64,15 +69,20 @@ async function set(argv: string[]): Promise<void> {
     status: values.status,
     perMinute: overrideValue(values['per-minute']),
     monthly: overrideValue(values.monthly),
+    streams: overrideValue(values.streams),
   };
   parseAccountPatch(patch);
-  const { account, restricted } = await withAdmin(storeConfigFrom(values), async (admin) => ({
-    account: await admin.setAccount(name, patch),
-    restricted: values.plan === undefined ? [] : await restrictedKeys(admin, name),
-  }));
-  console.log(`updated account ${describe(account)}`);
+  const { account, restricted } = await withAdmin(
+    storeConfigFrom(values, io.env),
+    async (admin) => ({
+      account: await admin.setAccount(name, patch),
+      restricted: values.plan === undefined ? [] : await restrictedKeys(admin, name),
+    }),
+  );
+  printLine(io, `updated account ${describe(account)}`);
   if (account.plan !== 'enterprise' && restricted.length > 0) {
-    console.log(
+    printLine(
+      io,
       `note: IP allow-lists stay in force on ${account.plan}: ${restricted.join('; ')} ` +
         '(revoke a key to lift its restriction)',
     );
@@ -87,21 +97,27 @@ async function restrictedKeys(admin: Admin, accountName: string): Promise<string
     .map((key) => `${key.id} (${key.allowIps.join(', ')})`);
 }
 
-async function list(argv: string[]): Promise<void> {
+async function list(argv: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandArgs(argv, { ...STORE_OPTIONS, json: { type: 'boolean' } });
-  const accounts = await withAdmin(storeConfigFrom(values), (admin) => admin.listAccounts());
+  const accounts = await withAdmin(storeConfigFrom(values, io.env), (admin) =>
+    admin.listAccounts(),
+  );
   if (values.json) {
-    console.log(JSON.stringify(accounts.map((a) => ({ ...a, createdAt: iso(a.createdAt) }))));
+    printLine(io, JSON.stringify(accounts.map((a) => ({ ...a, createdAt: iso(a.createdAt) }))));
     return;
   }
-  for (const account of accounts) console.log(describe(account));
+  for (const account of accounts) printLine(io, describe(account));
 }
 
-const SUBCOMMANDS: Record<string, (argv: string[]) => Promise<void>> = { create, set, list };
+const SUBCOMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<void>> = {
+  create,
+  set,
+  list,
+};
 
-export async function accountsCommand(argv: string[]): Promise<void> {
+export async function accountsCommand(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
   const run = sub ? SUBCOMMANDS[sub] : undefined;
   if (!run) throw new UsageError('expected: accounts create|set|list');
-  await run(rest);
+  await run(rest, io);
 }

@@ -20,6 +20,7 @@ import {
   storeConfigFrom,
   UsageError,
 } from './args.ts';
+import { printError, printLine, type CliIo } from './io.ts';
 
 const ACCOUNT = { account: { type: 'string' as const } };
 
@@ -51,7 +52,7 @@ function integerFlag(value: string | undefined, name: string): number | undefine
   return Number(value);
 }
 
-async function create(argv: string[]): Promise<void> {
+async function create(argv: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandArgs(argv, {
     ...STORE_OPTIONS,
     ...ACCOUNT,
@@ -77,7 +78,7 @@ async function create(argv: string[]): Promise<void> {
   const cooldownSeconds = integerFlag(values.cooldown, '--cooldown');
   const condition = { type: values.type, value: integerFlag(values.value, '--value')! };
   const alert = await withAlerts(
-    storeConfigFrom(values),
+    storeConfigFrom(values, io.env),
     values.account,
     (account, service) =>
       service.create({
@@ -92,18 +93,20 @@ async function create(argv: string[]): Promise<void> {
       }),
     values['allow-private'],
   );
-  console.log(`alert id: ${alert.id}\n${alert.secret}`);
-  process.stderr.write('the signing secret above is shown once: keep it now\n');
+  printLine(io, `alert id: ${alert.id}\n${alert.secret}`);
+  printError(io, 'the signing secret above is shown once: keep it now');
 }
 
-async function list(argv: string[]): Promise<void> {
+async function list(argv: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandArgs(argv, {
     ...STORE_OPTIONS,
     ...ACCOUNT,
     json: { type: 'boolean' },
   });
-  const alerts = await withAlerts(storeConfigFrom(values), values.account, (account, service) =>
-    service.list(account.id),
+  const alerts = await withAlerts(
+    storeConfigFrom(values, io.env),
+    values.account,
+    (account, service) => service.list(account.id),
   );
   const rows = alerts.map((alert) => ({
     id: alert.id,
@@ -114,31 +117,31 @@ async function list(argv: string[]): Promise<void> {
     cooldownSeconds: alert.cooldownSeconds,
   }));
   if (values.json) {
-    console.log(JSON.stringify(rows));
+    printLine(io, JSON.stringify(rows));
     return;
   }
-  console.log(['id', 'item', 'condition', 'url', 'markets', 'cooldown'].join('\t'));
-  for (const row of rows) console.log(Object.values(row).join('\t'));
+  printLine(io, ['id', 'item', 'condition', 'url', 'markets', 'cooldown'].join('\t'));
+  for (const row of rows) printLine(io, Object.values(row).join('\t'));
 }
 
-async function remove(argv: string[]): Promise<void> {
+async function remove(argv: string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, { ...STORE_OPTIONS, ...ACCOUNT }, 1);
   const id = requirePositional(positionals, 0, 'ALERT_ID');
-  await withAlerts(storeConfigFrom(values), values.account, (account, service) =>
+  await withAlerts(storeConfigFrom(values, io.env), values.account, (account, service) =>
     service.delete(account.id, id),
   );
-  console.log(`deleted ${id}`);
+  printLine(io, `deleted ${id}`);
 }
 
-const SUBCOMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+const SUBCOMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<void>> = {
   create,
   list,
   delete: remove,
 };
 
-export async function alertsCommand(argv: string[]): Promise<void> {
+export async function alertsCommand(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
   const run = sub ? SUBCOMMANDS[sub] : undefined;
   if (!run) throw new UsageError('expected: alerts create|list|delete');
-  await run(rest);
+  await run(rest, io);
 }

@@ -102,15 +102,18 @@ export const STORE_OPTIONS = {
 
 type StoreFlags = Partial<Record<keyof typeof STORE_OPTIONS, string | boolean | undefined>>;
 
-export function storeConfigFrom(values: StoreFlags): StoreConfig {
+export function storeConfigFrom(values: StoreFlags, env: NodeJS.ProcessEnv): StoreConfig {
   try {
-    return resolveStoreConfig({
-      dataDir: values.data,
-      databaseUrl: values['database-url'],
-      pgSchema: values['pg-schema'],
-      redisUrl: values['redis-url'],
-      redisPrefix: values['redis-prefix'],
-    });
+    return resolveStoreConfig(
+      {
+        dataDir: values.data,
+        databaseUrl: values['database-url'],
+        pgSchema: values['pg-schema'],
+        redisUrl: values['redis-url'],
+        redisPrefix: values['redis-prefix'],
+      },
+      env,
+    );
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;

@@ -15,6 +15,7 @@ import {
   storeConfigFrom,
   UsageError,
 } from './args.ts';
+import { printLine, type CliIo } from './io.ts';
 
 function gameArgument(positionals: string[]): Game {
   const game = requirePositional(positionals, 0, 'GAME');
@@ -23,25 +24,26 @@ function gameArgument(positionals: string[]): Game {
 }
 
 function switchTo(enabled: boolean) {
-  return async (argv: string[]): Promise<void> => {
+  return async (argv: string[], io: CliIo): Promise<void> => {
     const { values, positionals } = parseCommandArgs(argv, STORE_OPTIONS, 1);
     const game = gameArgument(positionals);
-    await withSchemaStore(storeConfigFrom(values), systemClock, (store) =>
+    await withSchemaStore(storeConfigFrom(values, io.env), systemClock, (store) =>
       store.setGameReads(game, enabled, systemClock.now()),
     );
-    console.log(`${game} reads ${enabled ? 'enabled' : 'disabled'}`);
+    printLine(io, `${game} reads ${enabled ? 'enabled' : 'disabled'}`);
   };
 }
 
-async function list(argv: string[]): Promise<void> {
+async function list(argv: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandArgs(argv, STORE_OPTIONS);
-  const off = await withSchemaStore(storeConfigFrom(values), systemClock, (store) =>
-    store.disabledGames(),
-  );
-  for (const game of GAMES) console.log(`${game}\t${off.includes(game) ? 'disabled' : 'enabled'}`);
+  const config = storeConfigFrom(values, io.env);
+  const off = await withSchemaStore(config, systemClock, (store) => store.disabledGames());
+  for (const game of GAMES) {
+    printLine(io, `${game}\t${off.includes(game) ? 'disabled' : 'enabled'}`);
+  }
 }
 
-async function learned(argv: string[]): Promise<void> {
+async function learned(argv: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandArgs(argv, {
     ...STORE_OPTIONS,
     game: { type: 'string' },
@@ -51,7 +53,8 @@ async function learned(argv: string[]): Promise<void> {
     throw new UsageError(`--game must be one of: ${GAMES.join(', ')}`);
   }
   const games = values.game ? [values.game as Game] : [...GAMES];
-  const rows = await withSchemaStore(storeConfigFrom(values), systemClock, async (store) => {
+  const config = storeConfigFrom(values, io.env);
+  const rows = await withSchemaStore(config, systemClock, async (store) => {
     const found = [];
     for (const game of games) {
       const latest = new Map((await store.entriesAfter(game, 0)).map((entry) => [entry.id, entry]));
@@ -69,25 +72,26 @@ async function learned(argv: string[]): Promise<void> {
     }
     return found;
   });
-  if (values.json) return void console.log(JSON.stringify(rows));
-  console.log(['game', 'id', 'learnedAt', 'from', 'name'].join('\t'));
+  if (values.json) return printLine(io, JSON.stringify(rows));
+  printLine(io, ['game', 'id', 'learnedAt', 'from', 'name'].join('\t'));
   for (const row of rows) {
-    console.log(
+    printLine(
+      io,
       [row.game, row.id, row.learnedAt, row.learnedFrom ?? '-', row.marketHashName].join('\t'),
     );
   }
 }
 
-const SUBCOMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+const SUBCOMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<void>> = {
   disable: switchTo(false),
   enable: switchTo(true),
   list,
   learned,
 };
 
-export async function gamesCommand(argv: string[]): Promise<void> {
+export async function gamesCommand(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
   const run = sub ? SUBCOMMANDS[sub] : undefined;
   if (!run) throw new UsageError('expected: games disable|enable GAME, games list, games learned');
-  await run(rest);
+  await run(rest, io);
 }

@@ -27,6 +27,7 @@ import {
   UsageError,
 } from './args.ts';
 import { dataPaths, runningServerPid } from '../boot/data-dir.ts';
+import { printError, printLine, type CliIo } from './io.ts';
 
 /** `pricing import` stored the good lines but rejected others. */
 export const IMPORT_REJECTED_LINES_EXIT = 3;
@@ -36,14 +37,15 @@ function stored(summary: ImportSummary, kind: 'sides' | 'sales' | 'listings', la
   return `${summary.written[kind]} ${label} (${summary.changed[kind]} new)`;
 }
 
-function report(file: string, summary: ImportSummary): void {
+function report(file: string, summary: ImportSummary, io: CliIo): void {
   for (const rejection of summary.rejected) {
-    console.error(`line ${rejection.line}: ${rejection.code}: ${rejection.reason}`);
+    printError(io, `line ${rejection.line}: ${rejection.code}: ${rejection.reason}`);
   }
   if (summary.rejectedCount > summary.rejected.length) {
-    console.error(`… and ${summary.rejectedCount - summary.rejected.length} more rejected lines`);
+    printError(io, `… and ${summary.rejectedCount - summary.rejected.length} more rejected lines`);
   }
-  console.log(
+  printLine(
+    io,
     `${file}: ${summary.lines} lines, ${summary.accepted} accepted, ${summary.rejectedCount} ` +
       `rejected; stored ${stored(summary, 'sides', 'book sides')}, ` +
       `${stored(summary, 'sales', 'sales')}, ${stored(summary, 'listings', 'listings')}`,
@@ -82,7 +84,7 @@ export function changeSink(config: StoreConfig): {
   };
 }
 
-export async function importCommand(argv: string[]): Promise<number> {
+export async function importCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
     { ...STORE_OPTIONS, fx: { type: 'string' } },
@@ -90,7 +92,7 @@ export async function importCommand(argv: string[]): Promise<number> {
   );
   const file = requirePositional(positionals, 0, 'FILE.ndjson');
   if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-  const config = storeConfigFrom(values);
+  const config = storeConfigFrom(values, io.env);
   refuseWhileServing(config);
   const { prices: store, history } = createPriceStore(config, systemClock);
   const changes = changeSink(config);
@@ -105,7 +107,7 @@ export async function importCommand(argv: string[]): Promise<number> {
       store: history ? withBucketHistory(store, history, catalogs.cs2) : store,
       clock: systemClock,
     });
-    report(file, summary);
+    report(file, summary, io);
     return summary.rejectedCount > 0 ? IMPORT_REJECTED_LINES_EXIT : 0;
   } finally {
     await changes.close();

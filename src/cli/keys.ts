@@ -18,6 +18,7 @@ import {
   UsageError,
 } from './args.ts';
 import { withAdmin } from './admin-session.ts';
+import { printLine, type CliIo } from './io.ts';
 import { describeWriteError, writeFully } from './output.ts';
 
 const ALLOW_IP_EXAMPLE = 'e.g. 203.0.113.0/24,2001:db8::/32';
@@ -37,11 +38,11 @@ function allowIpsFromFlags(values: readonly string[] | undefined): string[] {
   });
 }
 
-async function showThenStore(admin: Admin, input: CreateKeyInput): Promise<void> {
+async function showThenStore(admin: Admin, input: CreateKeyInput, io: CliIo): Promise<void> {
   const prepared = await admin.prepareKey(input);
   const shown = `key id: ${prepared.id} (expires ${prepared.expiresAt ?? 'never'})\n${prepared.key}\n`;
   try {
-    await writeFully(process.stdout, shown);
+    await writeFully(io.stdout, shown);
   } catch (error) {
     throw new Error(
       `the key could not be written to stdout (${describeWriteError(error)}); no key was created`,
@@ -52,10 +53,10 @@ async function showThenStore(admin: Admin, input: CreateKeyInput): Promise<void>
   } catch (error) {
     throw new Error(`the key shown above was NOT created: ${(error as Error).message}`);
   }
-  process.stderr.write('the key above is shown once (only its hash is stored): keep it now\n');
+  io.stderr.write('the key above is shown once (only its hash is stored): keep it now\n');
 }
 
-async function create(argv: string[]): Promise<void> {
+async function create(argv: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandArgs(argv, {
     ...STORE_OPTIONS,
     account: { type: 'string' },
@@ -71,14 +72,14 @@ async function create(argv: string[]): Promise<void> {
     allowIps: allowIpsFromFlags(values['allow-ip']),
   };
   parseKeyRequest(input, systemClock.now());
-  await withAdmin(storeConfigFrom(values), (admin) => showThenStore(admin, input));
+  await withAdmin(storeConfigFrom(values, io.env), (admin) => showThenStore(admin, input, io));
 }
 
-async function revoke(argv: string[]): Promise<void> {
+async function revoke(argv: string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, STORE_OPTIONS, 1);
   const id = requirePositional(positionals, 0, 'KEY_ID');
-  const outcome = await withAdmin(storeConfigFrom(values), (admin) => admin.revokeKey(id));
-  console.log(outcome === 'revoked' ? `revoked ${id}` : `${id} was already revoked`);
+  const outcome = await withAdmin(storeConfigFrom(values, io.env), (admin) => admin.revokeKey(id));
+  printLine(io, outcome === 'revoked' ? `revoked ${id}` : `${id} was already revoked`);
 }
 
 const LIST_COLUMNS = [
@@ -105,22 +106,26 @@ function listCells(row: KeyListRow): string[] {
   ];
 }
 
-async function list(argv: string[]): Promise<void> {
+async function list(argv: string[], io: CliIo): Promise<void> {
   const { values } = parseCommandArgs(argv, { ...STORE_OPTIONS, json: { type: 'boolean' } });
-  const rows = await withAdmin(storeConfigFrom(values), (admin) => admin.listKeys());
+  const rows = await withAdmin(storeConfigFrom(values, io.env), (admin) => admin.listKeys());
   if (values.json) {
-    console.log(JSON.stringify(rows));
+    printLine(io, JSON.stringify(rows));
     return;
   }
-  console.log(LIST_COLUMNS.join('\t'));
-  for (const row of rows) console.log(listCells(row).join('\t'));
+  printLine(io, LIST_COLUMNS.join('\t'));
+  for (const row of rows) printLine(io, listCells(row).join('\t'));
 }
 
-const SUBCOMMANDS: Record<string, (argv: string[]) => Promise<void>> = { create, revoke, list };
+const SUBCOMMANDS: Record<string, (argv: string[], io: CliIo) => Promise<void>> = {
+  create,
+  revoke,
+  list,
+};
 
-export async function keysCommand(argv: string[]): Promise<void> {
+export async function keysCommand(argv: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = argv;
   const run = sub ? SUBCOMMANDS[sub] : undefined;
   if (!run) throw new UsageError('expected: keys create|revoke|list');
-  await run(rest);
+  await run(rest, io);
 }

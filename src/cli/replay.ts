@@ -33,7 +33,7 @@ async function intoStore(
   dir: string,
   values: Parameters<typeof storeConfigFrom>[0] & { fx?: string },
 ) {
-  const config = storeConfigFrom(values);
+  const config = storeConfigFrom(values, process.env);
   refuseWhileServing(config);
   const { prices: store, history } = createPriceStore(config, systemClock);
   const changes = changeSink(config);

@@ -1,35 +1,49 @@
 /**
- * The on-disk code of every market: the number stored for it in rollup tallies and the rollup
- * journal. Frozen and explicit, so the order of MARKET_IDS (a display order) never decides
- * what stored figures mean: a new market takes the next unused code (append, never renumber),
- * and a code is never reused. Typing the table by MarketId makes a market without a code a
- * compile error; market-codes.test.ts pins every code given so far.
+ * Every market, its on-disk code (the number stored for it in rollup tallies and the rollup
+ * journal) and the games it lists. This table is where a market id is introduced (MARKET_IDS,
+ * MARKETS_BY_GAME and the MarketId type are read off it): a new market is appended with the
+ * next unused code, never renumbered, and a code is never reused, so what stored figures mean
+ * never depends on anything else.
+ * market-codes.test.ts pins every code given so far.
  */
-import type { MarketId } from './markets.ts';
+const CS2 = ['cs2'] as const;
+const RUST = ['rust'] as const;
+const BOTH = ['cs2', 'rust'] as const;
 
-export const MARKET_CODES: Readonly<Record<MarketId, number>> = Object.freeze({
-  steamcommunity: 0,
-  skinport: 1,
-  buff163: 2,
-  csfloat: 3,
-  dmarket: 4,
-  marketcsgo: 5,
-  waxpeer: 6,
-  csdeals: 7,
-  'lis-skins': 8,
-  whitemarket: 9,
-  skindeck: 10,
-  cstrade: 11,
-  itrade: 12,
-  swapgg: 13,
-  lootfarm: 14,
-  avanmarket: 15,
-  'tradeit-store': 16,
-  'tradeit-trade': 17,
-  rusttm: 18,
-  rustskins: 19,
-  'mannco-store': 20,
-});
+/** Every market: its stored code and the games it lists. Append; never renumber or reuse. */
+export const MARKETS = Object.freeze({
+  steamcommunity: { code: 0, games: BOTH },
+  skinport: { code: 1, games: BOTH },
+  buff163: { code: 2, games: CS2 },
+  csfloat: { code: 3, games: CS2 },
+  dmarket: { code: 4, games: BOTH },
+  marketcsgo: { code: 5, games: CS2 },
+  waxpeer: { code: 6, games: BOTH },
+  csdeals: { code: 7, games: BOTH },
+  'lis-skins': { code: 8, games: BOTH },
+  whitemarket: { code: 9, games: CS2 },
+  skindeck: { code: 10, games: CS2 },
+  cstrade: { code: 11, games: BOTH },
+  itrade: { code: 12, games: BOTH },
+  swapgg: { code: 13, games: BOTH },
+  lootfarm: { code: 14, games: BOTH },
+  avanmarket: { code: 15, games: CS2 },
+  'tradeit-store': { code: 16, games: BOTH },
+  'tradeit-trade': { code: 17, games: BOTH },
+  rusttm: { code: 18, games: RUST },
+  rustskins: { code: 19, games: RUST },
+  'mannco-store': { code: 20, games: RUST },
+} as const);
+
+/** Market ids exactly as the public service spells them. */
+export type MarketId = keyof typeof MARKETS;
+
+export const MARKET_CODES: Readonly<Record<MarketId, number>> = Object.freeze(
+  Object.fromEntries(Object.entries(MARKETS).map(([id, market]) => [id, market.code])) as Record<
+    MarketId,
+    number
+  >,
+);
 
 const BY_CODE: readonly (MarketId | undefined)[] = (() => {
   const out: (MarketId | undefined)[] = [];

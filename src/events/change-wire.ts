@@ -4,12 +4,14 @@
  * exceeds `maxBytes` (UTF-8; a single record larger than that travels alone). Every message
  * carries the id of the publishing bus instance, that publisher's sequence number and its part
  * index; the receiver reassembles parts in order and reports a gap when a publisher's sequence
- * number is skipped. The event's own `origin` is payload and plays no part in this.
+ * number is skipped. The event's own `origin` is payload and plays no part in this. Redis
+ * stamps each message of an event with the event's `position` and `at` as it publishes it
+ * (redis-change-bus.ts); a watch announcement travels as `watch` on the first part.
  */
 import type { Game } from '../domain/games.ts';
 import { isGame } from '../domain/games.ts';
 import type { IngestBatch } from '../domain/quote.ts';
-import type { ChangeEvent } from './change-bus.ts';
+import type { ChangeEvent, ChangePosition } from './change-bus.ts';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 1_000_000;
 
@@ -21,6 +23,9 @@ interface WireMessage {
   part: number;
   parts: number;
   batch: IngestBatch;
+  watch?: string[];
+  position?: number;
+  at?: number;
 }
 
 const LISTS = ['sides', 'sales', 'listings', 'salesStats'] as const;
@@ -67,9 +72,14 @@ export function encodeChange(
     const lists = LISTS.filter((list) => list !== 'salesStats' || chunk[list].length > 0)
       .map((list) => `"${list}":[${chunk[list].join(',')}]`)
       .join(',');
-    const head = `${ids},"seq":${firstSeq + part},"game":${JSON.stringify(event.game)}`;
+    const watch = part === 0 && event.watch ? `,"watch":${JSON.stringify(event.watch)}` : '';
+    const head = `${ids},"seq":${firstSeq + part},"game":${JSON.stringify(event.game)}${watch}`;
     return `{${head},"part":${part},"parts":${chunks.length},"batch":{${lists}}}`;
   });
+}
+
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((entry) => typeof entry === 'string');
 }
 
 function isWireMessage(value: unknown): value is WireMessage {
@@ -83,6 +93,9 @@ function isWireMessage(value: unknown): value is WireMessage {
     isGame(message.game) &&
     Number.isInteger(message.part) &&
     Number.isInteger(message.parts) &&
+    (message.watch === undefined || isStringList(message.watch)) &&
+    (message.position === undefined || Number.isSafeInteger(message.position)) &&
+    (message.at === undefined || Number.isSafeInteger(message.at)) &&
     typeof batch === 'object' &&
     batch !== null &&
     REQUIRED_LISTS.every((list) => Array.isArray(batch[list])) &&
@@ -96,13 +109,23 @@ export function decodeMessage(raw: string): WireMessage {
   return value;
 }
 
+interface Pending {
+  game: Game;
+  origin: string;
+  parts: IngestBatch[];
+  expected: number;
+  watch: string[] | undefined;
+}
+
 interface PublisherState {
   lastSeq: number;
-  pending: { game: Game; origin: string; parts: IngestBatch[]; expected: number } | null;
+  pending: Pending | null;
 }
 
 export interface Received {
   event: ChangeEvent | null;
+  /** The event's position, when Redis stamped one. */
+  position?: ChangePosition;
   /** True when messages of this publisher were skipped before this one. */
   gap: boolean;
 }
@@ -132,8 +155,8 @@ export class ChangeAssembler {
     state.lastSeq = message.seq;
     if (gap || message.part === 0) state.pending = null;
     if (message.part === 0) {
-      const { game, origin, parts } = message;
-      state.pending = { game, origin, parts: [], expected: parts };
+      const { game, origin, parts, watch } = message;
+      state.pending = { game, origin, parts: [], expected: parts, watch };
     }
     const pending = state.pending;
     if (!pending || pending.parts.length !== message.part || pending.expected !== message.parts) {
@@ -143,8 +166,15 @@ export class ChangeAssembler {
     pending.parts.push(message.batch);
     if (pending.parts.length < pending.expected) return { event: null, gap };
     state.pending = null;
-    const event = { game: pending.game, batch: mergeParts(pending.parts), origin: pending.origin };
-    return { event, gap };
+    const event: ChangeEvent = {
+      game: pending.game,
+      batch: mergeParts(pending.parts),
+      origin: pending.origin,
+      ...(pending.watch ? { watch: pending.watch } : {}),
+    };
+    const { position, at } = message;
+    if (position === undefined || at === undefined) return { event, gap };
+    return { event, gap, position: { position, at } };
   }
 
   private stateOf(publisher: string): PublisherState {

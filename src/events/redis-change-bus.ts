@@ -5,6 +5,11 @@
  * into messages of at most `maxMessageBytes`. Pub/sub keeps no backlog, so gap listeners hear
  * 'reconnect' once the subscription is back after a disconnect, and 'sequence' when a
  * publisher's sequence skips (a failed publish, a message dropped by a slow-consumer limit).
+ * Publishing runs one Lua script that takes the next position of the deployment
+ * (`<prefix>changes:position`, never below the publisher's clock in tenths of a second, so
+ * it keeps rising if Redis loses it) and the event time (never below the last one), writes
+ * both into every message of the event and publishes them: all subscribers see the same
+ * events in the same order at the same positions.
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -16,7 +21,10 @@ import {
   decodeMessage,
   encodeChange,
 } from './change-wire.ts';
-import { closeRedis, openRedis, whenReady } from './redis-support.ts';
+import type { Clock } from '../domain/clock.ts';
+import { systemClock } from '../domain/clock.ts';
+import { POSITION_FLOOR_MS } from './bus-positions.ts';
+import { closeRedis, luaScript, openRedis, runScript, whenReady } from './redis-support.ts';
 
 export interface BusLogger {
   warn(obj: object, msg: string): void;
@@ -33,6 +41,8 @@ export interface RedisChangeBusOptions {
   prefix?: string;
   maxMessageBytes?: number;
   logger?: BusLogger;
+  /** The publisher's clock (event times and the position floor); default the system's. */
+  clock?: Clock;
 }
 
 export interface RedisChangeBus extends ChangeBus {
@@ -42,6 +52,24 @@ export interface RedisChangeBus extends ChangeBus {
 }
 
 const silent: BusLogger = { warn() {}, error() {} };
+
+/** KEYS: position, last time, channel. ARGV: position floor, now, messages (each a JSON object). */
+const PUBLISH_AT_POSITION = luaScript(`
+local position = redis.call('INCR', KEYS[1])
+local floor = tonumber(ARGV[1])
+if position < floor then
+  position = floor
+  redis.call('SET', KEYS[1], position)
+end
+local at = tonumber(ARGV[2])
+local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+if at < last then at = last else redis.call('SET', KEYS[2], ARGV[2]) end
+local head = '{"position":' .. string.format('%d', position) .. ',"at":' .. string.format('%d', at) .. ','
+for i = 3, #ARGV do
+  redis.call('PUBLISH', KEYS[3], head .. string.sub(ARGV[i], 2))
+end
+return position
+`);
 
 function connections(options: RedisChangeBusOptions, channel: string) {
   const { url } = options;
@@ -68,6 +96,7 @@ function connections(options: RedisChangeBusOptions, channel: string) {
 
 export function createRedisChangeBus(options: RedisChangeBusOptions): RedisChangeBus {
   const channel = `${options.prefix ?? 'pricing:'}changes`;
+  const clock = options.clock ?? systemClock;
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const logger = options.logger ?? silent;
   const { publisher, subscriber, ownsPublisher, ownsSubscriber } = connections(options, channel);
@@ -112,22 +141,18 @@ export function createRedisChangeBus(options: RedisChangeBusOptions): RedisChang
       return;
     }
     if (received.gap) gap('sequence');
-    if (received.event) dispatch([...handlers], received.event, onHandlerError);
+    if (received.event) dispatch([...handlers], received.event, onHandlerError, received.position);
   };
 
   subscriber.on('ready', listen);
   subscriber.on('message', onMessage);
   if (subscriber.status === 'ready') void listen();
 
+  const keys = [`${channel}:position`, `${channel}:at`, channel];
   const send = async (messages: string[]) => {
-    if (messages.length === 1) {
-      await publisher.publish(channel, messages[0]!);
-      return;
-    }
-    const pipeline = publisher.pipeline();
-    for (const message of messages) pipeline.publish(channel, message);
-    const failure = (await pipeline.exec())?.find(([error]) => error)?.[0];
-    if (failure) throw failure;
+    const now = clock.now();
+    const floor = Math.floor(now / POSITION_FLOOR_MS);
+    await runScript(publisher, PUBLISH_AT_POSITION, keys, [floor, now, ...messages]);
   };
 
   return {
@@ -141,7 +166,7 @@ export function createRedisChangeBus(options: RedisChangeBusOptions): RedisChang
       await send(messages);
     },
     subscribe(handler) {
-      const own: ChangeHandler = (event) => handler(event);
+      const own: ChangeHandler = (event, position) => handler(event, position);
       handlers.add(own);
       return () => {
         handlers.delete(own);

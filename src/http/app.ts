@@ -113,6 +113,11 @@ function ownStreamHub(app: App, deps: AppDeps, views: BookViews): StreamHub {
     feeModel: deps.feeModel ?? DEFAULT_FEE_MODEL,
     healthStatuses: (game, now) =>
       new Map(readMarketHealth(deps, views, game, now).rows.map((row) => [row.id, row.status])),
+    resolveItem: (game, id) => {
+      const item = deps.catalogs[game].byId(id);
+      return item && { id: item.id, marketHashName: item.marketHashName };
+    },
+    ...(deps.streamPositions ? { positions: deps.streamPositions } : {}),
     ...(deps.streamReplayMs !== undefined ? { replayMs: deps.streamReplayMs } : {}),
     ...(deps.streamTickMs !== undefined ? { tickMs: deps.streamTickMs } : {}),
   });

@@ -21,6 +21,8 @@ import type { GameReads, SchemaProvider } from '../schema/provider.ts';
 import type { TrustProxy } from '../access/trust-proxy.ts';
 import type { PreparedPayload } from '../domain/prepared-payload.ts';
 import type { StreamHub } from './stream/hub.ts';
+import type { PositionFeed } from '../events/bus-positions.ts';
+import type { StreamSlots } from '../access/stream-slots.ts';
 import type { InventoryService } from '../inventory/service.ts';
 import type { AlertService } from '../access/alerts/alert-service.ts';
 
@@ -28,7 +30,8 @@ export type { PreparedPayload };
 
 export interface AuthSuccess {
   ok: true;
-  account: { id: string };
+  /** The account, with its own limit of open streams when it has one. */
+  account: { id: string; streamsOverride?: number | null };
   /** Effective plan (a trial key is 'developer'). */
   plan: Plan;
   limits: QuotaLimits;
@@ -126,6 +129,10 @@ export interface AppDeps {
   streamHub?: StreamHub;
   /** How long stream events stay replayable (default 10 min). */
   streamReplayMs?: number;
+  /** Open streams per account; default counted in this process (access/stream-slots.ts). */
+  streamSlots?: StreamSlots;
+  /** Scaled out: stream positions from the shared change bus (events/bus-positions.ts). */
+  streamPositions?: PositionFeed;
   /** The hub's tick period (default 1 s; 0: the caller ticks it, as tests with a manual clock do). */
   streamTickMs?: number;
   /** Steam inventory fetches and snapshots; the inventory routes answer 503 without it. */

@@ -33,6 +33,8 @@ export interface TestKey {
   plan: Plan;
   status?: 'active' | 'inactive' | 'revoked';
   limits?: QuotaLimits;
+  /** The account's own limit of open price streams. */
+  streams?: number;
 }
 
 export const KEYS = {
@@ -81,7 +83,7 @@ function testAuthResult(
   }
   return {
     ok: true,
-    account: { id: key.accountId },
+    account: { id: key.accountId, ...(key.streams ? { streamsOverride: key.streams } : {}) },
     plan: key.plan,
     limits: key.limits ?? PLAN_QUOTAS[key.plan],
   };

@@ -12,7 +12,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Game } from '../domain/games.ts';
 import type { Observation } from '../domain/observation.ts';
-import type { BatchWriteCounts, PriceStore } from '../store/price-store.ts';
+import type { BatchWriteCounts, JobProgress, PriceStore } from '../store/price-store.ts';
 import { isEmptyBatch } from './cycle.ts';
 import type { FxTable } from './fx.ts';
 import { parseImportLine } from './import-line.ts';
@@ -52,6 +52,8 @@ export interface ImportDeps {
   chunkSize?: number;
   /** Rejections listed in the summary (all are counted). */
   maxRejectedListed?: number;
+  /** A job's progress, stored with each commit (even of an empty chunk). */
+  progress?: JobProgress;
 }
 
 export interface ImportRejection {
@@ -150,10 +152,13 @@ async function commitChunk(
     })),
   );
   summary.accepted += chunk.length - rejected.length;
-  if (isEmptyBatch(batch)) return;
+  if (isEmptyBatch(batch)) {
+    if (deps.progress) await deps.store.writeBatch(batch, undefined, deps.progress);
+    return;
+  }
   let changed: BatchWriteCounts;
   try {
-    changed = await deps.store.writeBatch(batch);
+    changed = await deps.store.writeBatch(batch, undefined, deps.progress);
   } catch (error) {
     const range = `${chunk[0]!.line}-${chunk[chunk.length - 1]!.line}`;
     throw new Error(`import: store write failed for lines ${range}`, { cause: error });

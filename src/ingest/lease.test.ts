@@ -14,9 +14,12 @@ import {
 } from '../events/redis-test-support.ts';
 
 const MARKETS: MarketId[] = ['skinport', 'buff163', 'csfloat', 'dmarket'];
-/** Real-time tests: short leases, generous margins. */
+/**
+ * Short real leases. How soon a standby takes over is timed in lease-keeper.test.ts on a manual
+ * clock; here the order of events on a real Redis is checked, and the waits are hang guards.
+ */
 const TTL = 600;
-const MARGIN = 500;
+const HANG_GUARD_MS = 60_000;
 
 describe('memory lease', () => {
   test('is always held', async () => {
@@ -106,13 +109,13 @@ describe('Redis lease', needsRedis, () => {
       const [dying, standby] = first.keeper.held().length > 0 ? [first, second] : [second, first];
       const orphaned = dying.keeper.held();
       dying.keeper.abandon();
-      const diedAt = performance.now();
-      await eventually(() => orphaned.every((m) => standby.keeper.holds(m)), 5 * TTL, 5);
-      const tookMs = performance.now() - diedAt;
-      console.log(`lease takeover after ${tookMs.toFixed(0)} ms (ttl ${TTL} ms)`);
-      assert.ok(tookMs <= TTL + TTL / 3 + MARGIN, `took ${tookMs} ms`);
-      assert.ok(tookMs >= TTL / 3, 'not before the abandoned leases expired');
+      await eventually(() => orphaned.every((m) => standby.keeper.holds(m)), HANG_GUARD_MS, 5);
       assert.deepEqual(standby.keeper.held(), MARKETS);
+      const taken = await Promise.all(orphaned.map((m) => redis.get(`${keyPrefix}lease:${m}`)));
+      assert.ok(
+        taken.every((owner) => owner === standby.owner),
+        'the standby holds them in Redis (after they expired: a held key is never overwritten)',
+      );
       await standby.keeper.stop();
       await deleteKeys(redis, keyPrefix);
     });
@@ -126,9 +129,7 @@ describe('Redis lease', needsRedis, () => {
       assert.deepEqual(first.keeper.held(), MARKETS);
       await first.keeper.stop();
       assert.equal(await redis.exists(`${keyPrefix}lease:skinport`), 0);
-      const stoppedAt = performance.now();
-      await eventually(() => second.keeper.held().length === MARKETS.length, 5 * TTL, 5);
-      assert.ok(performance.now() - stoppedAt <= TTL / 3 + MARGIN);
+      await eventually(() => second.keeper.held().length === MARKETS.length, HANG_GUARD_MS, 5);
       await second.keeper.stop();
     });
   });

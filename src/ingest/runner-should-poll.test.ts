@@ -64,6 +64,57 @@ describe('runner: shouldPoll (the ingest role polls only leased markets)', () =>
     await runner.stop();
   });
 
+  test('markets gained together are polled two at a time, each once its turn comes', async () => {
+    const clock = manualClock(T0);
+    const timers = manualTimers();
+    const started: string[] = [];
+    const releases: (() => void)[] = [];
+    const adapters = (['skinport', 'csfloat', 'dmarket'] as const).map((id) => {
+      const observations = [askObservation({ market: id, fetchedAt: T0 })];
+      const scripted = scriptedAdapter(marketInfo({ id }), [{ observations }]);
+      return {
+        ...scripted,
+        async fetchRaw(ctx: Parameters<typeof scripted.fetchRaw>[0]) {
+          started.push(id);
+          await new Promise<void>((resolve) => releases.push(resolve));
+          return scripted.fetchRaw(ctx);
+        },
+      };
+    });
+    let held = false;
+    const runner = createIngestRunner({
+      adapters,
+      catalogs: testCatalogs(),
+      fx: TEST_FX,
+      book: new Book(),
+      store: recordingStore(),
+      fetchLog: new FetchLog(clock),
+      clock,
+      logger: capturingLogger(),
+      timers,
+      fetchFlushMs: FLUSH_MS,
+      shouldPoll: () => held,
+    });
+    const fireAll = async () => {
+      for (const timer of timers.pending().filter((pending) => pending.ms !== FLUSH_MS)) {
+        timers.fire(timer.id);
+      }
+      await settle();
+    };
+    runner.start();
+    await fireAll();
+    assert.deepEqual(started, [], 'nothing polled without the leases');
+    held = true;
+    await fireAll();
+    assert.equal(started.length, 2, 'two takeover polls at once');
+    releases.shift()!();
+    await settle();
+    assert.equal(started.length, 3, 'the third once a slot is free');
+    for (const release of releases.splice(0)) release();
+    await settle();
+    await runner.stop();
+  });
+
   test('results are written under the lease fence; a lease lost mid-poll writes nothing', async () => {
     const clock = manualClock(T0);
     const steps = [0, 1].map(() => ({ observations: [askObservation({ fetchedAt: T0 })] }));

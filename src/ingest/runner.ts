@@ -24,6 +24,7 @@ import {
   type WarnLogger,
 } from './rejections.ts';
 import { nextDelayMs, jitterMs, nodeTimers, storeRetryMs, type Timers } from './schedule.ts';
+import { createSlots } from './slots.ts';
 
 export interface IngestLogger extends WarnLogger {
   info(obj: object, msg: string): void;
@@ -58,6 +59,12 @@ export interface IngestRunnerOptions {
   fence?: CycleDeps['fence'];
   /** Default 1 s. */
   idleRecheckMs?: number;
+  /**
+   * Polls of markets just gained (the first poll after an idle recheck) run at most this many
+   * at once (default 2): a standby that takes over every market commits its first results
+   * within one poll's time instead of all of them crowding the thread and the store together.
+   */
+  takeoverConcurrency?: number;
   /** Hears every finished cycle: its fetch record and its rejections by reason (metrics). */
   onCycle?: (record: FetchRecord, rejections: RejectionTally) => void;
   /** Hears the names a cycle's market listed that no catalog item matched (src/schema/learner.ts). */
@@ -97,6 +104,8 @@ interface Poller {
   inFlight: Promise<CycleOutcome> | null;
   /** The last cycle failed to commit (retried sooner than a failed fetch). */
   storeFailed: boolean;
+  /** The last tick found the market not to be polled (a lease not held). */
+  idle: boolean;
 }
 
 export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
@@ -107,6 +116,7 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
   let pending: FetchRecord[] = [];
   let running = false;
   let flushTimer: unknown = null;
+  const takeovers = createSlots(options.takeoverConcurrency ?? 2);
 
   const cycleDeps = {
     catalogs: options.catalogs,
@@ -176,20 +186,46 @@ export function createIngestRunner(options: IngestRunnerOptions): IngestRunner {
     poller.timer = timers.setTimeout(() => void tick(poller), delayMs);
   }
 
+  /**
+   * Polls now. A market just gained waits for a takeover slot, and is polled only if the
+   * runner still runs and the market is still to be polled when its turn comes.
+   */
+  async function poll(poller: Poller, gained: boolean): Promise<boolean> {
+    const { market, game } = poller.health;
+    if (!gained) {
+      await runOnce(market, game);
+      return true;
+    }
+    return takeovers(async () => {
+      if (!running || (options.shouldPoll && !options.shouldPoll(market))) return false;
+      await runOnce(market, game);
+      return true;
+    });
+  }
+
   async function tick(poller: Poller): Promise<void> {
     poller.timer = null;
     if (!running) return;
     const { market, game } = poller.health;
     if (options.shouldPoll && !options.shouldPoll(market)) {
+      poller.idle = true;
       schedule(poller, options.idleRecheckMs ?? SECOND);
       return;
     }
+    const gained = poller.idle;
+    poller.idle = false;
+    let polled = true;
     try {
-      await runOnce(market, game);
+      polled = await poll(poller, gained);
     } catch (error) {
       logger.error({ market, game, err: error }, 'ingest cycle crashed');
     }
     if (!running || poller.health.disabled) return;
+    if (!polled) {
+      poller.idle = true;
+      schedule(poller, options.idleRecheckMs ?? SECOND);
+      return;
+    }
     const cadence = poller.adapter.info.cadenceMs;
     const errors = poller.health.consecutiveErrors;
     schedule(
@@ -269,6 +305,7 @@ function buildPollers(options: IngestRunnerOptions): Map<string, Poller> {
         timer: null,
         inFlight: null,
         storeFailed: false,
+        idle: false,
         health: {
           market,
           game,

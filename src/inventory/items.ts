@@ -1,7 +1,8 @@
 /**
  * Steam assets joined to their descriptions, as the client's inventory items: tags give exterior,
- * rarity, weapon and quality; the inspect action gives the inspect link (Steam's `%owner_steamid%`
- * and `%assetid%` placeholders filled in); the `sticker_info` description line gives the stickers;
+ * rarity, weapon and quality; the inspect action gives the inspect link (Steam's `%owner_steamid%`,
+ * `%assetid%` and `%propid:N%` placeholders filled in, the last from the asset's property N, e.g.
+ * 6, the item certificate that newer links embed); the `sticker_info` line gives the stickers;
  * asset properties give the float (`Wear Rating`, id 2), the paint seed (`Pattern Template`, id 1)
  * and, where present, the paint index (`Paint Index`) that tells Doppler phases apart.
  */
@@ -14,9 +15,24 @@ const PATTERN_TEMPLATE = 1;
 const tag = (description: SteamDescription, category: string) =>
   description.tags.find((entry) => entry.category === category)?.name;
 
-function inspectLink(description: SteamDescription, steamId: string, assetId: string) {
+/** The link with its placeholders filled; undefined when an asset property it names is absent. */
+function inspectLink(
+  description: SteamDescription,
+  steamId: string,
+  assetId: string,
+  properties: readonly SteamProperty[],
+) {
   const link = description.actionLinks.find((entry) => entry.includes('csgo_econ_action_preview'));
-  return link?.replaceAll('%owner_steamid%', steamId).replaceAll('%assetid%', assetId);
+  let missing = false;
+  const filled = link
+    ?.replaceAll('%owner_steamid%', steamId)
+    .replaceAll('%assetid%', assetId)
+    .replace(/%propid:(\d+)%/g, (_, id: string) => {
+      const value = properties.find((entry) => entry.propertyId === Number(id))?.value;
+      if (typeof value !== 'string' || value.length === 0) missing = true;
+      return String(value);
+    });
+  return missing ? undefined : filled;
 }
 
 /** Names after `Sticker:` in the sticker_info line, one slot each, in Steam's order. */
@@ -57,6 +73,7 @@ export function pageItems(page: SteamPage, steamId: string): InventoryItem[] {
   return page.assets.flatMap((asset) => {
     const description = byClass.get(`${asset.classId}_${asset.instanceId}`);
     if (!description) return [];
+    const properties = page.properties.get(asset.assetId) ?? [];
     const item: InventoryItem = {
       assetId: asset.assetId,
       classId: asset.classId,
@@ -64,7 +81,7 @@ export function pageItems(page: SteamPage, steamId: string): InventoryItem[] {
       marketHashName: description.marketHashName,
       marketName: description.marketName,
       ...optional('iconUrl', description.iconUrl),
-      ...optional('inspectLink', inspectLink(description, steamId, asset.assetId)),
+      ...optional('inspectLink', inspectLink(description, steamId, asset.assetId, properties)),
       tradable: description.tradable,
       marketable: description.marketable,
       ...optional('exterior', tag(description, 'Exterior')),
@@ -72,7 +89,7 @@ export function pageItems(page: SteamPage, steamId: string): InventoryItem[] {
       ...optional('weaponType', tag(description, 'Weapon') ?? tag(description, 'Type')),
       ...optional('quality', tag(description, 'Quality')),
       ...optional('stickers', stickersOf(description)),
-      ...attributes(page.properties.get(asset.assetId) ?? []),
+      ...attributes(properties),
       amount: asset.amount,
       canonicalItemId: null,
     };

@@ -34,8 +34,11 @@ export function netLadder(bids: readonly SideSnapshot[], model: FeeModel): NetLe
       }
     }
   }
-  return levels.sort((a, b) => b.net - a.net || a.market.localeCompare(b.market));
+  return levels.sort((a, b) => b.net - a.net || byId(a.market, b.market));
 }
+
+/** Code-point order of market ids, for ties. */
+export const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function walkLadder(
   levels: readonly NetLevel[],

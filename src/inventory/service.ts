@@ -1,12 +1,14 @@
 /**
  * Inventory fetches off the request path: `request` stores a PENDING snapshot and returns it at
  * once; the fetch then moves it to FETCHING, INSPECTING (advanced fetches) and COMPLETED, or to
- * FAILED with a sentence. Each account may start `fetchesPerHour` fetches in any hour.
- * Valuations are priced when read (valuation.ts); snapshots keep items only.
+ * FAILED with a sentence. Paint indexes embedded in inspect links are read on every fetch (they
+ * tell Doppler phases apart before names resolve), the rest of the links' data on advanced ones.
+ * Each account may start `fetchesPerHour` fetches in any hour. Valuations are priced when read
+ * (valuation.ts); snapshots keep items only.
  */
 import { randomUUID } from 'node:crypto';
 import type { Catalog } from '../catalog/catalog.ts';
-import { HOUR, type Clock } from '../domain/clock.ts';
+import { HOUR, iso, type Clock } from '../domain/clock.ts';
 import { ApiError } from '../domain/errors.ts';
 import type { Game } from '../domain/games.ts';
 import {
@@ -16,6 +18,7 @@ import {
   type InventorySnapshot,
 } from '../domain/inventory.ts';
 import type { InventoryStore } from '../store/inventory-store.ts';
+import { withInspectData, withInspectPaintIndex } from './inspect-link.ts';
 import { resolveInventory } from './resolve.ts';
 import { InventorySourceError } from './steam-page.ts';
 import type { InventorySource } from './steam-source.ts';
@@ -33,15 +36,19 @@ export interface InventoryServiceOptions {
 
 export const gameOfApp = (appId: number): Game => (appId === RUST_APP_ID ? 'rust' : 'cs2');
 
-/** Advanced fetches: items whose float or seed came with the inventory count as inspected. */
-function inspect(items: InventoryItem[], max: number, at: string) {
+/**
+ * Advanced fetches: float, seed, paint index and sticker details from what the inventory
+ * carries (asset properties, data embedded in inspect links), for at most `max` items; an item
+ * that gained a float or a seed counts as inspected.
+ */
+function inspect(items: readonly InventoryItem[], max: number, at: string) {
   let inspected = 0;
   const out = items.map((item) => {
-    if (inspected >= max || (item.floatValue === undefined && item.paintSeed === undefined)) {
-      return item;
-    }
+    if (inspected >= max) return withInspectPaintIndex(item);
+    const filled = withInspectData(item);
+    if (filled.floatValue === undefined && filled.paintSeed === undefined) return filled;
     inspected += 1;
-    return { ...item, inspectedAt: at };
+    return { ...filled, inspectedAt: at };
   });
   return { items: out, inspected };
 }
@@ -51,7 +58,12 @@ export class InventoryService {
 
   constructor(private readonly options: InventoryServiceOptions) {}
 
-  async request(accountId: string, request: InventoryRequest): Promise<InventorySnapshot> {
+  /** `keyless`: started without an API key (the web terminal); see the source's budget. */
+  async request(
+    accountId: string,
+    request: InventoryRequest,
+    { keyless = false }: { keyless?: boolean } = {},
+  ): Promise<InventorySnapshot> {
     const now = this.options.clock.now();
     const limit = this.options.fetchesPerHour ?? DEFAULT_FETCHES_PER_HOUR;
     if ((await this.options.store.countSince(accountId, now - HOUR)) >= limit) {
@@ -74,7 +86,7 @@ export class InventoryService {
     };
     await this.options.store.create(snapshot);
     const work = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.run(snapshot))
+      .then(() => this.run(snapshot, keyless))
       .catch((error: unknown) => this.options.onError?.(error))
       .finally(() => this.running.delete(snapshot.id));
     this.running.set(snapshot.id, work);
@@ -98,7 +110,12 @@ export class InventoryService {
     return this.options.catalogs[gameOfApp(appId)];
   }
 
-  private async run(snapshot: InventorySnapshot): Promise<void> {
+  private async inspect(snapshot: InventorySnapshot, items: readonly InventoryItem[]) {
+    await this.options.store.update(snapshot.id, { status: 'INSPECTING' });
+    return inspect(items, snapshot.maxInspections, iso(this.options.clock.now()));
+  }
+
+  private async run(snapshot: InventorySnapshot, keyless: boolean): Promise<void> {
     const { store, source, clock } = this.options;
     await store.update(snapshot.id, { status: 'FETCHING' });
     try {
@@ -106,18 +123,13 @@ export class InventoryService {
         steamId: snapshot.targetSteamId,
         appId: snapshot.appId,
         contextId: snapshot.contextId,
+        keyless,
       });
       const wanted = snapshot.tradableOnly ? fetched.filter((item) => item.tradable) : fetched;
-      const resolved = resolveInventory(this.catalogFor(snapshot.appId), wanted);
-      const { unresolvedCount } = resolved;
-      let items = resolved.items;
-      let inspectedCount: number | undefined;
-      if (snapshot.maxInspections > 0) {
-        await store.update(snapshot.id, { status: 'INSPECTING' });
-        const result = inspect(items, snapshot.maxInspections, new Date(clock.now()).toISOString());
-        items = result.items;
-        inspectedCount = result.inspected;
-      }
+      const inspected = snapshot.maxInspections > 0 ? await this.inspect(snapshot, wanted) : null;
+      const read = inspected?.items ?? wanted.map(withInspectPaintIndex);
+      const { items, unresolvedCount } = resolveInventory(this.catalogFor(snapshot.appId), read);
+      const inspectedCount = inspected?.inspected;
       await store.update(snapshot.id, {
         status: 'COMPLETED',
         completedAt: clock.now(),

@@ -3,9 +3,10 @@
  * {contextid}?l=english&count=N[&start_assetid=…]`, paged by `last_assetid` while `more_items`
  * is set. Budget (docs/api/inventory.md): at most `pagesPerFetch` pages per inventory, and at most
  * `requests` pages per `windowMs` across all fetches (default 20 per minute, well under the rate
- * at which Steam answers 429); a 429 blocks the budget for its Retry-After (60 s without one). A
- * completed fetch is cached per Steam ID / app / context for `cacheMs` (default 5 minutes).
- * Never logs in: no cookies, no keys.
+ * at which Steam answers 429), of which keyless fetches (the web terminal's) may use at most
+ * `keylessRequests` (default 5), so keyed users keep the rest; a 429 blocks the budget for its
+ * Retry-After (60 s without one). A completed fetch is cached per Steam ID / app / context for
+ * `cacheMs` (default 5 minutes). Never logs in: no cookies, no keys.
  */
 import type { Clock } from '../domain/clock.ts';
 import type { InventoryItem } from '../domain/inventory.ts';
@@ -21,6 +22,8 @@ export interface InventorySourceOptions {
   pageSize?: number;
   pagesPerFetch?: number;
   requests?: number;
+  /** Of `requests`, how many keyless fetches (the web terminal's) may use per window. */
+  keylessRequests?: number;
   windowMs?: number;
   cacheMs?: number;
   timeoutMs?: number;
@@ -30,6 +33,8 @@ export interface InventoryTarget {
   steamId: string;
   appId: number;
   contextId: number;
+  /** Started without an API key (the web terminal): held to the keyless share of the budget. */
+  keyless?: boolean;
 }
 
 export interface InventorySource {
@@ -54,9 +59,9 @@ export function createSteamInventorySource(options: InventorySourceOptions): Inv
   const pageSize = options.pageSize ?? 2000;
   const pagesPerFetch = options.pagesPerFetch ?? 5;
   const cacheMs = options.cacheMs ?? 300_000;
-  const budget = new RequestBudget([
-    { requests: options.requests ?? 20, windowMs: options.windowMs ?? 60_000 },
-  ]);
+  const windowMs = options.windowMs ?? 60_000;
+  const budget = new RequestBudget([{ requests: options.requests ?? 20, windowMs }]);
+  const keylessBudget = new RequestBudget([{ requests: options.keylessRequests ?? 5, windowMs }]);
   const cache = new Map<string, { at: number; items: InventoryItem[] }>();
 
   async function page(target: InventoryTarget, start: string | null): Promise<SteamPage> {
@@ -64,7 +69,13 @@ export function createSteamInventorySource(options: InventorySourceOptions): Inv
     if (budget.waitAt(now) > 0) {
       throw new InventorySourceError('The inventory request budget is spent; try again later.');
     }
+    if (target.keyless && keylessBudget.waitAt(now) > 0) {
+      throw new InventorySourceError(
+        'The keyless share of the inventory request budget is spent; try again later.',
+      );
+    }
     budget.spend(now);
+    if (target.keyless) keylessBudget.spend(now);
     const path = `/inventory/${target.steamId}/${target.appId}/${target.contextId}`;
     const query = `?l=english&count=${pageSize}${start ? `&start_assetid=${start}` : ''}`;
     let response: Response;

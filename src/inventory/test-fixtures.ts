@@ -4,7 +4,8 @@
  * / descriptions lines, asset_properties, more_items, last_assetid, total_inventory_count,
  * success), as Steam serves it for `GET /inventory/{steamid}/730/2?l=english&count=N`; values
  * are written for these tests, not captured. The sticker line follows Steam's `sticker_info`
- * HTML; asset property ids 1 (Pattern Template) and 2 (Wear Rating) are Steam's.
+ * HTML; asset property ids 1 (Pattern Template), 2 (Wear Rating) and 6 (Item Certificate, which
+ * Steam's newer `%propid:6%` inspect links embed) are Steam's.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +19,16 @@ export const UNKNOWN_OWNER = '76561198000000005';
 
 const INSPECT =
   'steam://rungame/730/76561202255233023/+csgo_econ_action_preview%20S%owner_steamid%A%assetid%D1234567890';
+/** Steam's newer inspect action: the link embeds the asset's property 6 (its item certificate). */
+const CERTIFICATE_INSPECT = 'steam://run/730//+csgo_econ_action_preview%20%propid:6%';
+
+/**
+ * Asset 104's item certificate: a masked preview data block (itemid 104, defindex 507, paint
+ * index 419 = Doppler Phase 2, wear 0.0089 as float32, seed 412, inventory, origin 8), written
+ * for these tests with @csfloat/cs2-inspect-serializer's generateHex and XOR-masked with 0xA7.
+ */
+export const KARAMBIT_CERTIFICATE =
+  'A7B7CFBF5CA48704A48FA197A49F69056047A4E73BA4CF24272727ABD7AF7EF61B0F';
 
 function description(classid: string, hashName: string, extra: Record<string, unknown> = {}) {
   return {
@@ -58,6 +69,13 @@ const asset = (assetid: string, classid: string, amount = '1') => ({
   amount,
 });
 
+const certificate = (assetid: string, hex: string) => ({
+  appid: 730,
+  contextid: '2',
+  assetid,
+  asset_properties: [{ propertyid: 6, string_value: hex, name: 'Item Certificate' }],
+});
+
 const properties = (assetid: string, seed: number, float: string, paintIndex?: number) => ({
   appid: 730,
   contextid: '2',
@@ -85,9 +103,11 @@ export const PAGE_ONE = {
     }),
     description('3', '★ Karambit | Doppler (Factory New)', {
       tags: [{ category: 'Quality', internal_name: 'unusual', localized_tag_name: '★' }],
+      actions: [{ link: CERTIFICATE_INSPECT, name: 'Inspect in Game...' }],
+      market_actions: [],
     }),
   ],
-  asset_properties: [properties('101', 661, '0.2517'), properties('104', 412, '0.0089', 418)],
+  asset_properties: [properties('101', 661, '0.2517'), certificate('104', KARAMBIT_CERTIFICATE)],
   more_items: 1,
   last_assetid: '104',
   total_inventory_count: 7,

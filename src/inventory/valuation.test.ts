@@ -6,7 +6,12 @@ import type { InventoryItem } from '../domain/inventory.ts';
 import type { CatalogItem } from '../domain/item.ts';
 import type { MarketId } from '../domain/markets.ts';
 import { DEFAULT_FEE_MODEL, feesFor, isCashMarket } from '../markets/fees.ts';
-import { sellerNets } from '../pricing/execution.ts';
+import { liquidityFromBook } from '../liquidity/from-book.ts';
+import { LIQUIDITY_MARKETS } from '../liquidity/markets.ts';
+import { evenSales } from '../liquidity/test-fixtures.ts';
+import { bestAdjustedBid, sellerNets } from '../pricing/execution.ts';
+import { computeRecommendation } from '../pricing/recommendation.ts';
+import { ALL_MARKETS, eligibleBidSides } from '../pricing/top-of-book.ts';
 import { valueInventory } from './valuation.ts';
 
 const NOW = Date.parse('2026-11-01T12:00:00Z');
@@ -47,8 +52,19 @@ const bookSpec = fc.array(
     market: fc.constantFrom(...MARKETS),
     side: fc.constantFrom('ask' as const, 'bid' as const),
     levels: ladder,
+    ageMinutes: fc.constantFrom(1, 45),
   }),
   { maxLength: 12 },
+);
+
+const salesSpec = fc.array(
+  fc.record({
+    item: fc.constantFrom(...IDS),
+    market: fc.constantFrom<MarketId>('skinport', 'csfloat', 'steamcommunity'),
+    count: fc.integer({ min: 1, max: 40 }),
+    gapHours: fc.integer({ min: 1, max: 48 }),
+  }),
+  { maxLength: 5 },
 );
 
 interface SideSpec {
@@ -56,10 +72,26 @@ interface SideSpec {
   market: MarketId;
   side: 'ask' | 'bid';
   levels: { price: number; quantity: number }[];
+  ageMinutes?: number;
 }
 
-function buildBook(spec: readonly SideSpec[]): Book {
+interface SalesSpec {
+  item: string;
+  market: MarketId;
+  count: number;
+  gapHours: number;
+}
+
+function buildBook(spec: readonly SideSpec[], sales: readonly SalesSpec[] = []): Book {
   const book = new Book();
+  for (const entry of sales) {
+    const gap = entry.gapHours * 3_600_000;
+    book.apply({
+      sides: [],
+      sales: evenSales(entry.market, entry.count, NOW - gap, gap, entry.item),
+      listings: [],
+    });
+  }
   for (const entry of spec) {
     const levels = [...new Map(entry.levels.map((level) => [level.price, level])).values()]
       .sort((a, b) => (entry.side === 'ask' ? a.price - b.price : b.price - a.price))
@@ -74,7 +106,7 @@ function buildBook(spec: readonly SideSpec[]): Book {
           levels,
           listingCount: levels.length,
           totalQuantity: levels.reduce((sum, level) => sum + level.quantity, 0),
-          fetchedAt: NOW - 60_000,
+          fetchedAt: NOW - (entry.ageMinutes ?? 1) * 60_000,
           ingestedAt: NOW - 59_000,
           sourceUpdatedAt: null,
           sourceTimeKind: null,
@@ -134,6 +166,41 @@ describe('inventory valuation', () => {
         assert.equal(valuation.instantCashCents, expected);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  test('per item: the best cash bid, suggested price and liquidity are those of the full NBBO quote, recommendation and liquidity record', () => {
+    fc.assert(
+      fc.property(bookSpec, salesSpec, (spec, sales) => {
+        const book = buildBook(spec, sales);
+        const markets = LIQUIDITY_MARKETS.cs2;
+        const valuation = valueInventory(
+          IDS.map((id, index) => inventoryItem(id, index)),
+          { book, game: 'cs2', byId: catalogItem, feeModel: DEFAULT_FEE_MODEL, markets, now: NOW },
+        );
+        for (const valued of valuation.items) {
+          const item = catalogItem(valued.canonicalItemId!);
+          const sides = book.sides('cs2', item.id);
+          const ask = valued.bestAsk?.price ?? null;
+          const liquidity = liquidityFromBook(book, 'cs2', item, markets, ask, NOW);
+          const recommendation = computeRecommendation(
+            item,
+            sides,
+            ALL_MARKETS,
+            DEFAULT_FEE_MODEL,
+            NOW,
+          );
+          const bid = bestAdjustedBid(eligibleBidSides(sides, ALL_MARKETS), DEFAULT_FEE_MODEL, NOW);
+          assert.deepEqual(
+            valued.bestCashBid,
+            bid && { market: bid.market, price: bid.price, rawPrice: bid.rawPrice },
+          );
+          assert.equal(valued.suggestedPrice, recommendation.suggested_price);
+          assert.equal(valued.liquidityBadge, liquidity.liquidityBadge);
+          assert.equal(valued.medianTimeToSellHours, liquidity.medianTimeToSellHours);
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 

@@ -14,18 +14,21 @@ import type { MarketId } from '../domain/markets.ts';
 import type { Cents } from '../domain/money.ts';
 import { isStale } from '../domain/freshness.ts';
 import type { CatalogItem } from '../domain/item.ts';
-import { isCashMarket, type FeeModel } from '../markets/fees.ts';
-import { bestAdjustedBid } from '../pricing/execution.ts';
-import { computeRecommendation } from '../pricing/recommendation.ts';
+import type { SideSnapshot } from '../domain/quote.ts';
+import { feesFor, isCashMarket, type FeeModel } from '../markets/fees.ts';
+import { sellerNets } from '../pricing/execution.ts';
+import { suggestedPrice } from '../pricing/recommendation.ts';
 import { ALL_MARKETS, askSides, bestAskSide, eligibleBidSides } from '../pricing/top-of-book.ts';
 import type { LiquidityBadge } from '../liquidity/classify.ts';
-import { liquidityFromBook } from '../liquidity/from-book.ts';
-import { netLadder, walkLadder, type NetLevel } from './ladder.ts';
+import { liquidityHeadline } from '../liquidity/estimate.ts';
+import { byId, netLadder, walkLadder, type NetLevel } from './ladder.ts';
 
 export interface ItemValuation {
   assetId: string;
   marketHashName: string;
   canonicalItemId: string | null;
+  /** The catalog's name of the item valued (a Doppler's phase shows here); null when not valued. */
+  catalogName: string | null;
   units: number;
   bestAsk: { market: MarketId; price: Cents } | null;
   bestCashBid: { market: MarketId; price: Cents; rawPrice: Cents } | null;
@@ -65,6 +68,24 @@ interface PricedItem {
   listUnit: Cents | null;
 }
 
+/**
+ * The cash bid side whose top level nets most, with the tie-break of NBBO's execution-adjusted
+ * bid (the newer quote, then market id order), without building its full quote.
+ */
+function bestCashBid(cashSides: readonly SideSnapshot[], feeModel: FeeModel) {
+  let best: { side: SideSnapshot; net: Cents } | null = null;
+  for (const side of cashSides) {
+    const net = sellerNets(side.levels[0]!.price, feesFor(feeModel, side.market));
+    const order = best
+      ? best.net - net ||
+        best.side.fetchedAt - side.fetchedAt ||
+        side.market.localeCompare(best.side.market)
+      : -1;
+    if (order < 0) best = { side, net };
+  }
+  return best;
+}
+
 function priceItem(item: CatalogItem, inputs: ValuationInputs): PricedItem {
   const { book, game, feeModel, now } = inputs;
   const sides = book.sides(game, item.id);
@@ -75,17 +96,28 @@ function priceItem(item: CatalogItem, inputs: ValuationInputs): PricedItem {
       ? [entry.bid]
       : [],
   );
-  const bid = bestAdjustedBid(cashSides, feeModel, now);
+  const bid = bestCashBid(cashSides, feeModel);
   const ask = askSide ? askSide.levels[0]!.price : null;
-  const liquidity = liquidityFromBook(book, game, item, inputs.markets, ask, now);
-  const recommendation = computeRecommendation(item, sides, ALL_MARKETS, feeModel, now);
+  const liquidity = liquidityHeadline({
+    item,
+    markets: inputs.markets,
+    sides,
+    sales: book.sales(game, item.id),
+    salesStats: book.salesStats(game, item.id),
+    askPrice: ask,
+    now,
+  });
   const stale =
-    (askSide !== null && isStale(askSide.fetchedAt, now)) || (bid !== null && bid.isStale);
+    (askSide !== null && isStale(askSide.fetchedAt, now)) ||
+    (bid !== null && isStale(bid.side.fetchedAt, now));
   return {
     quote: {
+      catalogName: item.marketHashName,
       bestAsk: askSide ? { market: askSide.market, price: ask! } : null,
-      bestCashBid: bid ? { market: bid.market, price: bid.price, rawPrice: bid.rawPrice } : null,
-      suggestedPrice: recommendation.suggested_price,
+      bestCashBid: bid
+        ? { market: bid.side.market, price: bid.net, rawPrice: bid.side.levels[0]!.price }
+        : null,
+      suggestedPrice: suggestedPrice(sides, ALL_MARKETS, feeModel, now),
       liquidityBadge: liquidity.liquidityBadge,
       medianTimeToSellHours: liquidity.medianTimeToSellHours,
       isStale: stale,
@@ -93,11 +125,12 @@ function priceItem(item: CatalogItem, inputs: ValuationInputs): PricedItem {
     cash: netLadder(cashSides, feeModel),
     wallet: netLadder(walletSides, feeModel),
     cap: ask,
-    listUnit: ask ?? (bid ? bid.rawPrice : null),
+    listUnit: ask ?? (bid ? bid.side.levels[0]!.price : null),
   };
 }
 
 const UNPRICED: PricedItem['quote'] = {
+  catalogName: null,
   bestAsk: null,
   bestCashBid: null,
   suggestedPrice: null,
@@ -133,21 +166,28 @@ function groupUnits(items: readonly InventoryItem[], inputs: ValuationInputs) {
 const addOrNull = (total: Cents | null, add: Cents | null) =>
   add === null ? total : (total ?? 0) + add;
 
+/** Each cash market's walk of every item on its own levels alone; the one paying most wins. */
 function bestCashMarket(groups: Iterable<Group>): InventoryValuation['bestCashMarket'] {
   const byMarket = new Map<MarketId, { cashCents: Cents; itemsCovered: number }>();
+  const left = new Map<MarketId, number>();
   for (const { priced, units } of groups) {
-    const markets = new Set(priced.cash.map((level) => level.market));
-    for (const market of markets) {
-      const levels = priced.cash.filter((level) => level.market === market);
-      const walk = walkLadder(levels, units, priced.cap);
-      const entry = byMarket.get(market) ?? { cashCents: 0, itemsCovered: 0 };
-      entry.cashCents += walk.cents;
-      entry.itemsCovered += 1;
-      byMarket.set(market, entry);
+    left.clear();
+    for (const level of priced.cash) {
+      let entry = byMarket.get(level.market);
+      if (!entry) byMarket.set(level.market, (entry = { cashCents: 0, itemsCovered: 0 }));
+      let remaining = left.get(level.market);
+      if (remaining === undefined) {
+        remaining = units;
+        entry.itemsCovered += 1;
+      }
+      const taken = Math.min(remaining, level.quantity);
+      const net = priced.cap === null ? level.net : Math.min(level.net, priced.cap);
+      entry.cashCents += taken * net;
+      left.set(level.market, remaining - taken);
     }
   }
   let best: InventoryValuation['bestCashMarket'] = null;
-  for (const [market, entry] of [...byMarket].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [market, entry] of [...byMarket].sort(([a], [b]) => byId(a, b))) {
     if (!best || entry.cashCents > best.cashCents) best = { market, ...entry };
   }
   return best;

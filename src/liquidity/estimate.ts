@@ -17,7 +17,7 @@ import type { MarketSides } from '../book/book.ts';
 import { iso, MINUTE } from '../domain/clock.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { Cents } from '../domain/money.ts';
-import type { SaleRecord, SalesStatsRecord } from '../domain/quote.ts';
+import type { SaleRecord, SalesStatsRecord, SideSnapshot } from '../domain/quote.ts';
 import type { ItemRef } from '../pricing/book-view.ts';
 import { classify, type LiquidityBadge } from './classify.ts';
 import { confidenceOf, coverageOf, notesOf, type Confidence, type Coverage } from './quality.ts';
@@ -94,23 +94,25 @@ function referencePrice(states: readonly MarketFacts[], askPrice: Cents | null):
   return asks.length > 0 ? Math.min(...asks) : null;
 }
 
+function askOf(sides: readonly MarketSides[], market: MarketId): SideSnapshot | null {
+  for (const entry of sides) if (entry.market === market) return entry.ask ?? null;
+  return null;
+}
+
 function marketStates(input: LiquidityInput): MarketState[] {
-  const byMarket = new Map(input.sides.map((entry) => [entry.market, entry]));
   const evidenceOf = evidenceByMarket(input.markets, input.sales, input.salesStats, input.now);
-  const facts = input.markets.map((market) => {
+  const states: MarketState[] = input.markets.map((market) => {
     const evidence = evidenceOf.get(market) ?? null;
     const estimated = evidence !== null && evidence.sales >= MIN_SALES_FOR_ESTIMATE;
-    return { market, ask: byMarket.get(market)?.ask ?? null, evidence, estimated };
+    return { market, ask: askOf(input.sides, market), evidence, estimated, times: null };
   });
-  const reference = referencePrice(facts, input.askPrice);
-  return facts.map((state) => {
+  const reference = referencePrice(states, input.askPrice);
+  for (const state of states) {
+    if (!state.estimated) continue;
     const ahead = reference === null ? 0 : queueAhead(state.ask, reference);
-    const evidence = state.evidence;
-    const times = state.estimated
-      ? queueTimes(ahead, evidence!.unitsPerDay, evidence!.units)
-      : null;
-    return { ...state, times };
-  });
+    state.times = queueTimes(ahead, state.evidence!.unitsPerDay, state.evidence!.units);
+  }
+  return states;
 }
 
 function metricsRow(state: MarketState, now: number): LiquidityMetricsRow {
@@ -163,6 +165,18 @@ function marketWide(states: readonly MarketState[], rows: readonly LiquidityMetr
     marketWideP90TimeToSellHours: orNull(rate > 0 ? clearing : null, (found) =>
       round2(found.p90Hours),
     ),
+  };
+}
+
+/** The badge and the median time to sell alone, as the record has them (valuing many items). */
+export function liquidityHeadline(
+  input: LiquidityInput,
+): Pick<LiquidityRecord, 'liquidityBadge' | 'medianTimeToSellHours'> {
+  const best = bestState(marketStates(input));
+  const median = best ? round2(best.times!.medianHours) : null;
+  return {
+    liquidityBadge: classify(median, best ? input.now - best.evidence!.latestAt : null),
+    medianTimeToSellHours: median,
   };
 }
 

@@ -157,7 +157,9 @@ export function evidenceByMarket(
     markets.map((market, slot) => [
       market,
       chooseWindow(tallies[slot]!, now) ??
-        evidenceFromStats(stats.filter((record) => record.market === market)),
+        (stats.length === 0
+          ? null
+          : evidenceFromStats(stats.filter((record) => record.market === market))),
     ]),
   );
 }

@@ -59,10 +59,13 @@ export function sideSupport(sides: readonly SideSnapshot[], best: Cents, side: S
   let markets = 0;
   let units = 0;
   for (const snapshot of sides) {
-    const near = snapshot.levels.filter((level) => inBand(level.price, best, side));
-    if (near.length === 0) continue;
-    markets += 1;
-    for (const level of near) units += Math.max(1, level.quantity);
+    let near = 0;
+    for (const level of snapshot.levels) {
+      if (!inBand(level.price, best, side)) continue;
+      near += 1;
+      units += Math.max(1, level.quantity);
+    }
+    if (near > 0) markets += 1;
   }
   return { markets, units };
 }

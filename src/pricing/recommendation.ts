@@ -16,12 +16,21 @@ import type { MarketId } from '../domain/markets.ts';
 import type { Bps, Cents } from '../domain/money.ts';
 import type { SideSnapshot } from '../domain/quote.ts';
 import { feesFor, type FeeModel } from '../markets/fees.ts';
-import { countMarkets, quoteSize, topQuote, type ItemRef, type TopQuote } from './book-view.ts';
+import { isStale } from '../domain/freshness.ts';
+import {
+  countMarkets,
+  quoteSize,
+  topLevel,
+  topQuote,
+  type ItemRef,
+  type TopQuote,
+} from './book-view.ts';
 import { buyerPays, sellerNets } from './execution.ts';
 import { spreadState } from './nbbo.ts';
 import {
   hasIndependentSupport,
   unstableReasons,
+  type TopPrice,
   type UnstableReason,
 } from './recommendation-rules.ts';
 import {
@@ -89,8 +98,8 @@ export function computeRecommendation(
     confidence: recommendationConfidence(strategy, reasons),
     liquidity_score: liquidityScore(listingCount, totalBidQuantity, counts.marketCount),
     unstable_reasons: reasons,
-    best_ask: bestAsk && snake(bestAsk),
-    best_bid: bestBid && snake(bestBid),
+    best_ask: top.askSide && snake(topQuote(top.askSide, now)),
+    best_bid: top.bidSide && snake(topQuote(top.bidSide, now)),
     spread_bps: spreadState(bestAsk?.price ?? null, bestBid?.price ?? null).spreadBps,
     market_count: counts.marketCount,
     fresh_market_count: counts.freshMarketCount,
@@ -101,15 +110,30 @@ export function computeRecommendation(
   };
 }
 
+/** The suggested list price alone (the strategy's price), for valuing many items at once. */
+export function suggestedPrice(
+  sides: readonly MarketSides[],
+  selection: MarketSelection,
+  feeModel: FeeModel,
+  now: number,
+): Cents | null {
+  return chooseStrategy(topOfBook(sides, selection, now), feeModel).price;
+}
+
 interface TopOfBook {
   asks: SideSnapshot[];
   /** Cash-executable bid sides of the selected markets. */
   bids: SideSnapshot[];
   askSide: SideSnapshot | null;
   bidSide: SideSnapshot | null;
-  bestAsk: TopQuote | null;
-  bestBid: TopQuote | null;
+  bestAsk: TopPrice | null;
+  bestBid: TopPrice | null;
 }
+
+const topPrice = (side: SideSnapshot, now: number): TopPrice => ({
+  price: topLevel(side).price,
+  isStale: isStale(side.fetchedAt, now),
+});
 
 function topOfBook(
   sides: readonly MarketSides[],
@@ -125,8 +149,8 @@ function topOfBook(
     bids,
     askSide,
     bidSide,
-    bestAsk: askSide && topQuote(askSide, now),
-    bestBid: bidSide && topQuote(bidSide, now),
+    bestAsk: askSide && topPrice(askSide, now),
+    bestBid: bidSide && topPrice(bidSide, now),
   };
 }
 
@@ -155,7 +179,7 @@ function chooseStrategy(top: TopOfBook, feeModel: FeeModel): Choice {
 }
 
 /** Halfway between ask and bid, rounded half up to a whole cent. */
-export function midpoint(ask: TopQuote, bid: TopQuote): Cents {
+export function midpoint(ask: TopPrice, bid: TopPrice): Cents {
   return Math.floor((ask.price + bid.price + 1) / 2);
 }
 

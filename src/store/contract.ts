@@ -16,6 +16,7 @@ import { liveWriteCases } from './contract-live-writes.ts';
 import { T0, fetchRecord, listing, sale, side, withStore } from './contract-fixtures.ts';
 import type { PriceStoreFactory } from './contract-fixtures.ts';
 import { liveTableCases } from './contract-live.ts';
+import { progressCases } from './contract-progress.ts';
 import { fetchCases, listingCases, retentionCases, saleCases } from './contract-records.ts';
 import { streamCases } from './contract-streams.ts';
 
@@ -80,5 +81,6 @@ export function priceStoreContract(name: string, makeStore: PriceStoreFactory): 
     describe('retention', () => retentionCases(makeStore));
     describe('games', () => gameIsolationCases(makeStore));
     describe('live-data tables', () => liveTableCases(makeStore));
+    describe('job progress', () => progressCases(makeStore));
   });
 }

@@ -52,15 +52,32 @@ export class StaleFenceError extends Error {
   }
 }
 
+/**
+ * Where a resumable job (the simulator's history backfill) has got to, in the job's own words
+ * (opaque to the store). Written in the transaction of the batch that got it there, so after a
+ * crash it names exactly the work committed; `state` null forgets the job.
+ */
+export interface JobProgress {
+  job: string;
+  state: string | null;
+}
+
 export interface PriceStore {
   /** Runs pending migrations. Idempotent. */
   init(): Promise<void>;
   /**
    * Commits the whole batch in one transaction, or nothing. Sides upsert by (game,item,market,side).
    * With a fence, PostgreSQL checks it in the same transaction (StaleFenceError); the embedded
-   * SQLite store has a single writer and ignores it.
+   * SQLite store has a single writer and ignores it. With `progress`, the job's state is stored
+   * in the same transaction (alone when the batch is empty).
    */
-  writeBatch(batch: IngestBatch, fence?: WriteFence): Promise<BatchWriteCounts>;
+  writeBatch(
+    batch: IngestBatch,
+    fence?: WriteFence,
+    progress?: JobProgress,
+  ): Promise<BatchWriteCounts>;
+  /** The state a job last stored with a committed batch, or null (never, or forgotten). */
+  jobProgress(job: string): Promise<string | null>;
   /** Every latest side snapshot, to rebuild the in-memory book at boot. */
   loadSides(game: Game): Promise<SideSnapshot[]>;
   /** Sales with soldAt >= sinceMs, oldest first. */

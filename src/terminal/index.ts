@@ -8,6 +8,7 @@ import type { BookViews } from '../http/book-views.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { boardRoutes } from './board-routes.ts';
 import { bucketRoutes } from './buckets.ts';
+import { inventoryRoutes } from './inventory-routes.ts';
 import { itemRoutes } from './item-routes.ts';
 import { staticRoutes } from './static-routes.ts';
 import { terminalStreamRoutes } from './stream-routes.ts';
@@ -18,4 +19,5 @@ export async function terminalRoutes(app: App, deps: AppDeps, views: BookViews):
   boardRoutes(app, deps, views);
   bucketRoutes(app, deps);
   terminalStreamRoutes(app, deps);
+  inventoryRoutes(app, deps);
 }

@@ -1,7 +1,7 @@
 /**
- * The terminal's one HTML document: a shell the script fills (search, item, markets and
- * arbitrage views, chosen by the URL hash). The footer carries the data terms, which ask that
- * the service be credited as the source (spec: usage terms).
+ * The terminal's one HTML document: a shell the script fills (search, item, markets, arbitrage
+ * and inventory views, chosen by the URL hash). The footer carries the data terms, which ask
+ * that the service be credited as the source (spec: usage terms).
  */
 export const TERMS_TEXT =
   'Data: this pricing service. Credit it as the source where display is permitted; ' +
@@ -26,6 +26,7 @@ export function terminalPage(script: string, style: string): string {
     <a href="#/" data-nav="search">Search</a>
     <a href="#/markets/cs2" data-nav="markets">Markets</a>
     <a href="#/arbitrage" data-nav="arbitrage">Arbitrage</a>
+    <a href="#/inventory" data-nav="inventory">Inventory</a>
     <a href="/docs">API</a>
   </nav>
 </header>

@@ -5,6 +5,7 @@
  */
 import type { Static } from '@sinclair/typebox';
 import type { History, HistoryByMarket } from '../http/schemas/history.ts';
+import type { Snapshot } from '../http/schemas/inventory.ts';
 import type { ItemBuckets } from '../terminal/buckets.ts';
 import type {
   ArbitrageView,
@@ -22,6 +23,7 @@ export type ArbitrageData = Static<typeof ArbitrageView>;
 export type HistoryData = Static<typeof History>;
 export type HistoryByMarketData = Static<typeof HistoryByMarket>;
 export type BucketsData = Static<typeof ItemBuckets>;
+export type InventoryData = Static<typeof Snapshot>;
 export type ListingType = 'SELL_OFFER' | 'BUY_ORDER' | 'SALE_HISTORY';
 
 export class RateLimited extends Error {
@@ -33,9 +35,24 @@ export class RateLimited extends Error {
 export class ApiFailure extends Error {}
 
 async function read<T>(path: string, params: Record<string, string>): Promise<T> {
-  const response = await fetch(`/terminal/api/${path}?${new URLSearchParams(params)}`, {
-    headers: { Accept: 'application/json' },
-  });
+  return answer<T>(
+    await fetch(`/terminal/api/${path}?${new URLSearchParams(params)}`, {
+      headers: { Accept: 'application/json' },
+    }),
+  );
+}
+
+async function send<T>(path: string, body: unknown): Promise<T> {
+  return answer<T>(
+    await fetch(`/terminal/api/${path}`, {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+async function answer<T>(response: Response): Promise<T> {
   if (response.status === 429) {
     throw new RateLimited(Number(response.headers.get('Retry-After') ?? '10'));
   }
@@ -61,4 +78,7 @@ export const api = {
   buckets: (name: string) => read<BucketsData>('buckets', { name }),
   markets: (game: Game) => read<BoardData>('markets', { game }),
   arbitrage: () => read<ArbitrageData>('arbitrage', {}),
+  startInventory: (steamId: string, game: Game) =>
+    send<InventoryData>('inventory', { steamId, game }),
+  inventory: (id: string) => read<InventoryData>(`inventory/${encodeURIComponent(id)}`, {}),
 };

@@ -48,3 +48,17 @@ export function gridTable(
   );
   return el('div', { class: 'table-wrap' }, table);
 }
+
+/** A labelled figure of a `.stats` block. */
+export function stat(
+  label: string,
+  value: string,
+  extra: Record<string, string> = {},
+): HTMLDivElement {
+  return el(
+    'div',
+    { class: 'stat', ...extra },
+    el('span', { class: 'label' }, label),
+    el('span', { class: 'value' }, value),
+  );
+}

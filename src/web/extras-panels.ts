@@ -4,22 +4,8 @@
  * float, paint seed and stickers.
  */
 import type { ItemData } from './api.ts';
-import { el, gridTable } from './dom.ts';
-import { dollars } from './format.ts';
-
-function hours(value: number | null): string {
-  if (value === null) return '—';
-  return value < 48 ? `${value.toFixed(1)} h` : `${(value / 24).toFixed(1)} d`;
-}
-
-function stat(label: string, value: string) {
-  return el(
-    'div',
-    { class: 'stat' },
-    el('span', { class: 'label' }, label),
-    el('span', { class: 'value' }, value),
-  );
-}
+import { el, gridTable, stat } from './dom.ts';
+import { dollars, hours } from './format.ts';
 
 export function liquidityPanel(data: ItemData): HTMLElement {
   const liquidity = data.liquidity;

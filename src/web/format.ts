@@ -51,3 +51,9 @@ export function milliseconds(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
   return value < 1000 ? `${value} ms` : `${(value / 1000).toFixed(1)} s`;
 }
+
+/** Hours as hours up to two days, then days, one decimal. */
+export function hours(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return value < 48 ? `${value.toFixed(1)} h` : `${(value / 24).toFixed(1)} d`;
+}

@@ -4,7 +4,7 @@
  * suggested price, and the catalog facts.
  */
 import type { ItemData } from './api.ts';
-import { el } from './dom.ts';
+import { el, stat } from './dom.ts';
 import { age, bps, dollars, feePercent, percent } from './format.ts';
 
 type Ask = ItemData['pricing']['markets'][number];
@@ -56,15 +56,6 @@ export function marketTable(data: ItemData, now: number): HTMLElement {
       {},
       ...markets.map((market) => marketRow(market, asks.get(market), bids.get(market), now)),
     ),
-  );
-}
-
-function stat(label: string, value: string, extra: Record<string, string> = {}) {
-  return el(
-    'div',
-    { class: 'stat', ...extra },
-    el('span', { class: 'label' }, label),
-    el('span', { class: 'value' }, value),
   );
 }
 

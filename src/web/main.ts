@@ -1,10 +1,11 @@
 /**
  * The terminal's entry: the header search, and one view at a time chosen by the URL hash:
- * `#/` home, `#/item/<game>/<name>`, `#/markets/<game>`, `#/arbitrage`.
+ * `#/` home, `#/item/<game>/<name>`, `#/markets/<game>`, `#/arbitrage`, `#/inventory[/<id>]`.
  */
 import './styles.css';
 import { mountArbitrage } from './arbitrage-view.ts';
 import { el, replaceChildren } from './dom.ts';
+import { mountInventory } from './inventory-view.ts';
 import { mountItem } from './item-view.ts';
 import { mountMarkets } from './markets-view.ts';
 import { parseRoute } from './route.ts';
@@ -27,8 +28,10 @@ function home(view: HTMLElement): () => void {
         {},
         'Open the ',
         el('a', { href: '#/markets/cs2' }, 'markets board'),
-        ' for each marketplace’s health, or the ',
+        ' for each marketplace’s health, the ',
         el('a', { href: '#/arbitrage' }, 'arbitrage list'),
+        ', or value a Steam inventory on the ',
+        el('a', { href: '#/inventory' }, 'inventory page'),
         '.',
       ),
       el(
@@ -59,6 +62,7 @@ function start(): void {
     if (route.view === 'item') unmount = mountItem(view, route.game, route.name);
     else if (route.view === 'markets') unmount = mountMarkets(view, route.game);
     else if (route.view === 'arbitrage') unmount = mountArbitrage(view);
+    else if (route.view === 'inventory') unmount = mountInventory(view, route.snapshotId);
     else unmount = home(view);
     document.title = route.view === 'item' ? `${route.name} · Price terminal` : 'Price terminal';
   };

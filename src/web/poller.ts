@@ -1,6 +1,7 @@
 /**
- * Live updates: runs a read now and then every `everyMs` while the view is mounted, waits out
- * Retry-After on a 429, and pauses while the tab is hidden. stop() ends it.
+ * Live updates: runs a read now (or after `firstDelayMs`) and then every `everyMs` while the
+ * view is mounted, waits out Retry-After on a 429, and pauses while the tab is hidden. stop()
+ * ends it.
  */
 import { RateLimited } from './api.ts';
 
@@ -12,6 +13,7 @@ export function poll(
   everyMs: number,
   tick: () => Promise<void>,
   onError: (error: unknown) => void,
+  firstDelayMs = 0,
 ): Poller {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
@@ -28,7 +30,8 @@ export function poll(
       schedule(error instanceof RateLimited ? error.retryAfterSeconds * 1000 : everyMs);
     }
   };
-  void run();
+  if (firstDelayMs > 0) schedule(firstDelayMs);
+  else void run();
   return {
     stop() {
       stopped = true;

@@ -1,11 +1,15 @@
-/** The terminal's views by URL hash: `#/`, `#/item/<game>/<name>`, `#/markets/<game>`, `#/arbitrage`. */
+/**
+ * The terminal's views by URL hash: `#/`, `#/item/<game>/<name>`, `#/markets/<game>`,
+ * `#/arbitrage`, `#/inventory` and `#/inventory/<snapshot id>`.
+ */
 import type { Game } from './api.ts';
 
 export type Route =
   | { view: 'home' }
   | { view: 'item'; game: Game; name: string }
   | { view: 'markets'; game: Game }
-  | { view: 'arbitrage' };
+  | { view: 'arbitrage' }
+  | { view: 'inventory'; snapshotId: string | null };
 
 function asGame(value: string | undefined): Game {
   return value === 'rust' ? 'rust' : 'cs2';
@@ -18,5 +22,8 @@ export function parseRoute(hash: string): Route {
   }
   if (view === 'markets') return { view: 'markets', game: asGame(game) };
   if (view === 'arbitrage') return { view: 'arbitrage' };
+  if (view === 'inventory') {
+    return { view: 'inventory', snapshotId: game ? decodeURIComponent(game) : null };
+  }
   return { view: 'home' };
 }

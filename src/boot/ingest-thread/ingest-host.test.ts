@@ -50,7 +50,7 @@ describe('ingest worker host', () => {
     await until(() => errors.length > 0);
     assert.ok(existsSync(marker), 'the first worker filled its heap');
     assert.match(errors[0]!, /ERR_WORKER_OUT_OF_MEMORY|out of memory/i);
-    handle.send({ type: 'backfill', toMs: 0 });
+    handle.send({ type: 'backfill', place: { toMs: 0, phase: 'popular', done: 0 } });
     await answered;
     await handle.stop();
     assert.equal(errors.length, 1);

@@ -96,7 +96,7 @@ async function run() {
   port.on('message', (message: HostMessage) => {
     if (message.type === 'demand') return ingest.priorities.setDemand(message.game, message.names);
     if (message.type === 'backfill') {
-      const finished = backfill.run(message.toMs);
+      const finished = backfill.run(message.place);
       return void finished.then((done) => done && post({ type: 'backfilled' }));
     }
     restoreThreadPriority(startPriority);

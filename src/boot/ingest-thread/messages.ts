@@ -5,6 +5,7 @@ import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import type { RejectionTally } from '../../ingest/rejections.ts';
+import type { BandPlace } from '../band-resume.ts';
 
 /** The validated serve configuration: the worker opens a store of the same kind on its own. */
 export type IngestWorkerConfig = ServeConfig;
@@ -23,18 +24,18 @@ export type WorkerMessage =
   | { type: 'rejections'; market: MarketId; game: Game; counts: RejectionTally }
   /**
    * The popular-items backfill a `backfill` message asked for is written (not sent when it
-   * stopped or failed: the band resumes at the next start).
+   * stopped or failed: the band resumes after its last chunk at the next start).
    */
   | { type: 'backfilled' }
   | { type: 'stopped' }
   | { type: 'failed'; message: string };
 
 /** `demand`: the item names API users asked for most recently, most wanted first. */
-/** `backfill`: write the first start's popular-items band up to `toMs` on the worker's store. */
+/** `backfill`: write the popular-items band from `place` on, on the worker's store. */
 export type HostMessage =
   | { type: 'stop' }
   | { type: 'demand'; game: Game; names: string[] }
-  | { type: 'backfill'; toMs: number };
+  | { type: 'backfill'; place: BandPlace };
 
 /**
  * Records (sides, sales, listings, sales statistics) per message: small enough that applying

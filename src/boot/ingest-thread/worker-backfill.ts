@@ -2,10 +2,12 @@
  * The first start's popular-items backfill, run on the ingest worker when the HTTP thread asks
  * (after the first polling wave). It writes through the worker's own store, which folds both
  * live ingest and the backfill as it journals them. Batches reach the HTTP thread's book
- * the way live ones do; the book keeps the newer of two snapshots.
+ * the way live ones do; the book keeps the newer of two snapshots. Each chunk stores the band's
+ * place with it (band-resume.ts).
  */
 import type { Logger } from 'pino';
-import { backfillHistory, configuredBackfill } from '../backfill.ts';
+import { configuredBackfill } from '../backfill.ts';
+import { runPhase, type BandPlace } from '../band-resume.ts';
 import type { Catalog } from '../../catalog/catalog.ts';
 import type { ServeConfig } from '../../config.ts';
 import type { Clock } from '../../domain/clock.ts';
@@ -24,10 +26,10 @@ export interface WorkerBackfillDeps {
 
 export interface WorkerBackfill {
   /**
-   * Writes the popular band up to `toMs`; resolves when done (true), or stopped or failed
+   * Writes the popular band from `place` on; resolves when done (true), or stopped or failed
    * (false; a failure is logged).
    */
-  run(toMs: number): Promise<boolean>;
+  run(place: BandPlace): Promise<boolean>;
   /** Stops between chunks and waits for the chunk being written. */
   stop(): Promise<void>;
 }
@@ -35,23 +37,23 @@ export interface WorkerBackfill {
 export function createWorkerBackfill(deps: WorkerBackfillDeps): WorkerBackfill {
   const abort = new AbortController();
   let running: Promise<boolean> = Promise.resolve(false);
-  const write = async (toMs: number) => {
+  const write = async (place: BandPlace) => {
     const options = await configuredBackfill(deps.config, {
       catalogs: deps.catalogs,
       book: { apply: deps.apply },
       store: deps.store,
       clock: deps.clock,
-      toMs,
+      toMs: place.toMs,
       signal: abort.signal,
     });
-    const totals = await backfillHistory({ ...options, cover: 'popular' });
-    if (abort.signal.aborted) return false;
-    deps.logger.info(totals, 'backfill finished');
+    const result = await runPhase(options, place);
+    if (!result) return false;
+    deps.logger.info(result.totals, 'backfill finished');
     return true;
   };
   return {
-    run(toMs) {
-      running = write(toMs).catch((error: unknown) => {
+    run(place) {
+      running = write(place).catch((error: unknown) => {
         deps.logger.error({ err: error }, 'backfill failed');
         return false;
       });

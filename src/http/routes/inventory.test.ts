@@ -8,6 +8,7 @@ import { createSteamInventorySource } from '../../inventory/steam-source.ts';
 import {
   HTML_OWNER,
   inventoryCatalogItems,
+  KARAMBIT_CERTIFICATE,
   LIMITED_OWNER,
   OWNER,
   PRIVATE_OWNER,
@@ -54,7 +55,7 @@ describe('inventory routes against a loopback stand-in of the Steam endpoint', (
       source: createSteamInventorySource({ origin: standIn.origin, clock, pageSize: 4 }),
       catalogs,
       clock,
-      fetchesPerHour: 10,
+      fetchesPerHour: 11,
     });
     harness = await buildHarness({ clock, catalogs, inventory: service });
   });
@@ -110,12 +111,31 @@ describe('inventory routes against a loopback stand-in of the Steam endpoint', (
     assert.equal(redline.exterior, 'Field-Tested');
     assert.equal(byAsset.get('103')!.canonicalItemId, 'cs2-st-redline-ft');
     assert.equal(byAsset.get('103')!.quality, 'StatTrak™');
-    assert.equal(byAsset.get('104')!.canonicalItemId, 'cs2-karambit-doppler-fn', 'no variant 418');
+    const karambit = byAsset.get('104')!;
+    assert.equal(
+      karambit.inspectLink,
+      `steam://run/730//+csgo_econ_action_preview%20${KARAMBIT_CERTIFICATE}`,
+      "Steam's %propid:6% placeholder filled from the asset's item certificate",
+    );
+    assert.equal(
+      karambit.canonicalItemId,
+      'cs2-karambit-doppler-p2-fn',
+      'paint index 419 read from the link',
+    );
+    assert.equal(
+      karambit.floatValue,
+      undefined,
+      'a plain fetch takes only the paint index from the link',
+    );
     assert.equal(byAsset.get('107')!.canonicalItemId, 'cs2-karambit-doppler-ruby-fn');
     assert.equal(byAsset.get('105')!.canonicalItemId, null);
     assert.equal(byAsset.get('106')!.marketable, false);
 
     const valuation = snapshot.valuation!;
+    const valuedKarambit = (
+      valuation.items as { assetId: string; catalogName: string | null }[]
+    ).find((item) => item.assetId === '104')!;
+    assert.equal(valuedKarambit.catalogName, '★ Karambit | Doppler Phase 2 (Factory New)');
     const buff = feesFor(DEFAULT_FEE_MODEL, 'buff163');
     const steam = feesFor(DEFAULT_FEE_MODEL, 'steamcommunity');
     const cash = Math.min(sellerNets(900, buff), 1000) + Math.min(sellerNets(850, buff), 1000);
@@ -123,7 +143,7 @@ describe('inventory routes against a loopback stand-in of the Steam endpoint', (
     assert.equal(valuation.listValueCents, 2 * 1000 + 500_000);
     assert.equal(valuation.walletValueCents, sellerNets(950, steam), 'one wallet level, one unit');
     assert.equal(valuation.notMarketableCount, 1);
-    assert.equal(valuation.unpricedCount, 3, 'StatTrak, the base Doppler and the Souvenir');
+    assert.equal(valuation.unpricedCount, 3, 'StatTrak, the Doppler Phase 2 and the Souvenir');
     assert.deepEqual(valuation.bestCashMarket, {
       market: 'buff163',
       cashCents: cash,
@@ -131,12 +151,27 @@ describe('inventory routes against a loopback stand-in of the Steam endpoint', (
     });
     const direct = await get(`/v1/inventory/snapshot/${snapshot.id}/valuation`);
     assert.equal(direct.json<{ instantCashCents: number }>().instantCashCents, cash);
+    harness.quote('ask', 'cs2-redline-ft', 'csfloat', [1200], at);
+    const later = await get(`/v1/inventory/snapshot/${snapshot.id}/valuation`);
+    assert.equal(
+      later.json<{ listValueCents: number }>().listValueCents,
+      2 * 1200 + 500_000,
+      'priced at the read: the snapshot keeps items, not prices',
+    );
   });
 
-  test('a second fetch inside the cache window sends nothing to Steam', async () => {
+  test('a second fetch inside the cache window sends nothing to Steam; a fetch counts as one request', async () => {
     const before = standIn.requests.length;
-    const snapshot = await fetched(OWNER);
-    assert.equal(snapshot.status, 'COMPLETED');
+    const remaining = (response: { headers: Record<string, unknown> }) =>
+      Number(response.headers['x-ratelimit-remaining']);
+    const history = await get(`/v1/inventory/history/${OWNER}`);
+    assert.ok(remaining(history) > 0, 'the quota header is served');
+    const started = await post('/v1/inventory/fetch', { targetSteamId: OWNER });
+    assert.equal(remaining(started), remaining(history) - 1);
+    await service.settled(started.json<Served>().id);
+    const read = await get(`/v1/inventory/snapshot/${started.json<Served>().id}`);
+    assert.equal(read.json<Served>().status, 'COMPLETED');
+    assert.equal(remaining(read), remaining(started) - 1, 'the fetch work itself costs nothing');
     assert.equal(standIn.requests.length, before);
   });
 
@@ -166,11 +201,19 @@ describe('inventory routes against a loopback stand-in of the Steam endpoint', (
     );
   });
 
-  test('advanced fetch marks the items whose float came with the inventory as inspected', async () => {
+  test('advanced fetch fills float and seed from asset properties or the inspect link, up to maxInspections', async () => {
     const snapshot = await fetched(OWNER, '/v1/inventory/fetch/advanced', { maxInspections: 2 });
     assert.equal(snapshot.status, 'COMPLETED');
     assert.equal(snapshot.inspectedCount, 2);
     assert.equal(snapshot.items!.filter((item) => item.inspectedAt).length, 2);
+    const all = await fetched(OWNER, '/v1/inventory/fetch/advanced', { maxInspections: 10 });
+    assert.equal(all.inspectedCount, 3, 'assets 101 and 107 by properties, 104 by its link');
+    const karambit = all.items!.find((item) => item.assetId === '104')!;
+    assert.equal(karambit.floatValue, Math.fround(0.0089));
+    assert.equal(karambit.paintSeed, 412);
+    assert.equal(karambit.paintIndex, 419);
+    assert.equal(karambit.canonicalItemId, 'cs2-karambit-doppler-p2-fn');
+    assert.equal(karambit.inspectedAt, new Date(clock.now()).toISOString());
     const rust = await post('/v1/inventory/fetch/advanced', {
       targetSteamId: OWNER,
       appId: 252490,
@@ -183,7 +226,7 @@ describe('inventory routes against a loopback stand-in of the Steam endpoint', (
       snapshots: Served[];
       total: number;
     }>();
-    assert.equal(page.total, 3);
+    assert.equal(page.total, 4);
     assert.equal(page.snapshots.length, 2);
     assert.ok(page.snapshots.every((entry) => entry.items === undefined));
   });

@@ -21,18 +21,17 @@ import {
   SnapshotStatus,
   Valuation,
 } from '../schemas/inventory.ts';
-import { iso } from '../../domain/clock.ts';
-import { ApiError, badRequest, notFound } from '../../domain/errors.ts';
+import { badRequest, notFound } from '../../domain/errors.ts';
+import { CS2_APP_ID, DEFAULT_CONTEXT_ID, type InventoryRequest } from '../../domain/inventory.ts';
 import {
-  CS2_APP_ID,
-  DEFAULT_CONTEXT_ID,
-  type InventoryRequest,
-  type InventorySnapshot,
-} from '../../domain/inventory.ts';
-import { DEFAULT_FEE_MODEL } from '../../markets/fees.ts';
-import { gameOfApp, type InventoryService } from '../../inventory/service.ts';
-import { valueInventory, type InventoryValuation } from '../../inventory/valuation.ts';
-import { LIQUIDITY_MARKETS } from '../../liquidity/markets.ts';
+  inventoryService,
+  serveValuation,
+  snapshotBody,
+  statusOf,
+  storedSnapshot,
+  summaryOf,
+  valuationOf,
+} from '../inventory-view.ts';
 
 const DEFAULT_INSPECTIONS = 100;
 
@@ -44,56 +43,9 @@ interface FetchInput {
   maxInspections?: number;
 }
 
-function statusOf(snapshot: InventorySnapshot) {
-  return {
-    id: snapshot.id,
-    status: snapshot.status,
-    ...(snapshot.itemCount === null ? {} : { itemCount: snapshot.itemCount }),
-    ...(snapshot.inspectedCount === null ? {} : { inspectedCount: snapshot.inspectedCount }),
-    ...(snapshot.unresolvedCount === null ? {} : { unresolvedCount: snapshot.unresolvedCount }),
-    ...(snapshot.error === null ? {} : { error: snapshot.error }),
-  };
-}
-
-function summaryOf(snapshot: InventorySnapshot) {
-  return {
-    ...statusOf(snapshot),
-    targetSteamId: snapshot.targetSteamId,
-    appId: snapshot.appId,
-    contextId: snapshot.contextId,
-    createdAt: iso(snapshot.createdAt),
-    ...(snapshot.completedAt === null ? {} : { completedAt: iso(snapshot.completedAt) }),
-  };
-}
-
-export function serveValuation(valuation: InventoryValuation) {
-  return { ...valuation, calculatedAt: iso(valuation.calculatedAt) };
-}
-
 export function inventoryRoutes(app: App, deps: AppDeps): void {
-  const feeModel = deps.feeModel ?? DEFAULT_FEE_MODEL;
-  const service = (): InventoryService => {
-    if (!deps.inventory)
-      throw new ApiError(503, 'UNAVAILABLE', 'Inventory fetches are not configured');
-    return deps.inventory;
-  };
-  const snapshotOf = async (id: string) => {
-    const snapshot = await service().get(id);
-    if (!snapshot) throw notFound('No inventory snapshot with this id');
-    return snapshot;
-  };
-  const valuationOf = (snapshot: InventorySnapshot) => {
-    const game = gameOfApp(snapshot.appId);
-    const catalog = deps.catalogs[game];
-    return valueInventory(snapshot.items ?? [], {
-      book: deps.book,
-      game,
-      byId: (id) => catalog.byId(id),
-      feeModel,
-      markets: LIQUIDITY_MARKETS[game],
-      now: deps.clock.now(),
-    });
-  };
+  const service = () => inventoryService(deps);
+  const snapshotOf = (id: string) => storedSnapshot(deps, id);
   const start = async (request: FastifyRequest, body: FetchInput, advanced: boolean) => {
     const input: InventoryRequest = {
       targetSteamId: body.targetSteamId,
@@ -164,13 +116,7 @@ export function inventoryRoutes(app: App, deps: AppDeps): void {
       },
     },
     async (request) => {
-      const snapshot = await snapshotOf(request.params.id);
-      if (snapshot.status !== 'COMPLETED') return summaryOf(snapshot);
-      return {
-        ...summaryOf(snapshot),
-        items: snapshot.items ?? [],
-        valuation: serveValuation(valuationOf(snapshot)),
-      };
+      return snapshotBody(deps, await snapshotOf(request.params.id));
     },
   );
 
@@ -204,7 +150,7 @@ export function inventoryRoutes(app: App, deps: AppDeps): void {
       if (snapshot.status !== 'COMPLETED') {
         throw notFound(`The snapshot is ${snapshot.status}; valuations exist once it is COMPLETED`);
       }
-      return serveValuation(valuationOf(snapshot));
+      return serveValuation(valuationOf(deps, snapshot));
     },
   );
 

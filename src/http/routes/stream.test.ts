@@ -4,8 +4,17 @@ import { MINUTE, SECOND } from '../../domain/clock.ts';
 import { STALE_AFTER_MS } from '../../domain/freshness.ts';
 import type { CatalogItem } from '../../domain/item.ts';
 import { streamHubOf } from '../app.ts';
+import { ID_SPAN } from '../stream/hub.ts';
 import { openSse, type SseClient } from '../stream/sse-test-client.ts';
-import { auth, buildHarness, KEYS, RUST_ITEMS, testCatalog } from '../test-support.ts';
+import {
+  auth,
+  buildHarness,
+  DEFAULT_KEYS,
+  KEYS,
+  RUST_ITEMS,
+  testAuthenticator,
+  testCatalog,
+} from '../test-support.ts';
 
 const REDLINE = 'AK-47 | Redline (Field-Tested)';
 const ASIIMOV = 'AWP | Asiimov (Field-Tested)';
@@ -139,6 +148,26 @@ describe('opening a stream', () => {
   });
 });
 
+describe('an account with its own limit of open streams', () => {
+  test('a Developer account set to 2 holds two streams, the third is a 429', async () => {
+    const own = 'sk_test_two_streams';
+    const keys = new Map([
+      ...DEFAULT_KEYS,
+      [own, { accountId: 'acct-two', plan: 'developer' as const, streams: 2 }],
+    ]);
+    const harness = await served({ authenticator: testAuthenticator(keys) });
+    const first = await harness.stream(`/v1/stream?${itemsQuery(REDLINE)}`, own);
+    const second = await harness.stream(`/v1/stream?${itemsQuery(REDLINE)}`, own);
+    assert.deepEqual([first.status, second.status], [200, 200]);
+    const third = await harness.stream(`/v1/stream?${itemsQuery(REDLINE)}`, own);
+    await third.ended;
+    assert.equal(third.status, 429);
+    assert.match(JSON.parse(third.body).message, /At most 2 open streams/);
+    await closed(first, harness, 1);
+    await closed(second, harness);
+  });
+});
+
 describe('events', () => {
   test('quote, nbbo and stale events, and a ping every 15 s of the injected clock', async () => {
     const harness = await served();
@@ -221,10 +250,10 @@ describe('events', () => {
       ]);
       harness.clock.advance(SECOND);
     }
-    const expected = harness.hub.currentId();
+    const last = harness.hub.currentPosition();
     const seen = await Promise.all(
       clients.map(async (client) => {
-        while (client.messages.at(-1)?.id !== expected)
+        while (Math.floor((client.messages.at(-1)?.id ?? 0) / ID_SPAN) !== last)
           await client.waitFor(client.messages.length + 1);
         return client.messages.slice(1);
       }),

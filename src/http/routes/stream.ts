@@ -2,7 +2,9 @@
  * GET /v1/stream (cs2) and /v2/stream?game=: a Server-Sent Events price stream
  * (docs/api/stream-and-alerts.md). Key-gated like every route, opening it counts as one
  * request; then per plan an item limit per stream and a limit of open streams per account
- * (429 past it, with the quota headers). The events come from the process's StreamHub.
+ * (the account's own when set; 429 past it, with the quota headers), counted across the
+ * deployment when the slots are in Redis (access/stream-slots.ts). The events come from the
+ * process's StreamHub.
  */
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,10 +23,13 @@ import {
 } from '../stream/stream-query.ts';
 import { ApiError } from '../../domain/errors.ts';
 import { PLAN_STREAM_LIMITS } from '../../domain/plans.ts';
+import { createMemoryStreamSlots } from '../../access/stream-slots.ts';
 
 /** A client this far behind (bytes queued in its socket) is dropped; it resumes by id. */
 export const MAX_QUEUED_BYTES = 4 * 1024 * 1024;
 export const STREAM_RETRY_AFTER_SECONDS = 5;
+/** How long a resume waits for this process to reach the resume point's position. */
+export const RESUME_CATCH_UP_MS = 2_000;
 
 export const streamQueryFields = {
   items: Type.String({
@@ -64,27 +69,12 @@ export function sseHeaders(reply: FastifyReply): Record<string, string | number 
   return headers;
 }
 
-/** Counts open streams per account (in this process). */
-class OpenStreams {
-  private readonly counts = new Map<string, number>();
-  take(account: string, limit: number): boolean {
-    const held = this.counts.get(account) ?? 0;
-    if (held >= limit) return false;
-    this.counts.set(account, held + 1);
-    return true;
-  }
-  release(account: string): void {
-    const held = (this.counts.get(account) ?? 1) - 1;
-    if (held <= 0) this.counts.delete(account);
-    else this.counts.set(account, held);
-  }
-}
-
 export function streamRoutes(app: App, deps: AppDeps, hub: StreamHub): void {
-  const open = new OpenStreams();
-  const stream = (request: FastifyRequest, reply: FastifyReply) => {
+  const slots = deps.streamSlots ?? createMemoryStreamSlots();
+  const stream = async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = request.auth!;
     const limits = PLAN_STREAM_LIMITS[auth.plan];
+    const concurrent = auth.account.streamsOverride ?? limits.concurrentStreams;
     const query = request.query as { markets?: string; events?: string; lastEventId?: string };
     const game = request.game;
     const items = parseStreamItems(
@@ -95,16 +85,23 @@ export function streamRoutes(app: App, deps: AppDeps, hub: StreamHub): void {
     const selection = parseMarkets(query.markets, game);
     const types = parseStreamEvents(query.events);
     const lastEventId = parseLastEventId(request.headers['last-event-id'], query.lastEventId);
-    if (!open.take(auth.account.id, limits.concurrentStreams)) {
+    // A process a little behind the one the stream began on catches up before resuming it.
+    if (lastEventId !== null) await hub.reach(lastEventId, RESUME_CATCH_UP_MS);
+    const slot = await slots.take(auth.account.id, concurrent);
+    if (slot === null) {
       throw new ApiError(
         429,
         'RATE_LIMITED',
-        `At most ${limits.concurrentStreams} open streams on the ${auth.plan} plan`,
+        `At most ${concurrent} open streams for this account`,
         { 'Retry-After': STREAM_RETRY_AFTER_SECONDS },
       );
     }
     reply.hijack();
     const raw = reply.raw;
+    if (raw.destroyed || !raw.socket || raw.socket.destroyed) {
+      slots.release(auth.account.id, slot);
+      return;
+    }
     raw.writeHead(200, sseHeaders(reply));
     const unsubscribe = hub.subscribe({
       game,
@@ -116,7 +113,7 @@ export function streamRoutes(app: App, deps: AppDeps, hub: StreamHub): void {
     });
     raw.on('close', () => {
       unsubscribe();
-      open.release(auth.account.id);
+      slots.release(auth.account.id, slot);
     });
   };
 

@@ -90,6 +90,9 @@ export const ItemValuation = Type.Object({
   assetId: Type.String(),
   marketHashName: Type.String(),
   canonicalItemId: Nullable(Type.String()),
+  catalogName: Nullable(
+    Type.String({ description: "The catalog's name of the item valued (e.g. a Doppler's phase)." }),
+  ),
   units: Type.Integer(),
   bestAsk: NullableObject(Quote, 'Lowest ask across markets, cents.'),
   bestCashBid: NullableObject(

@@ -57,7 +57,7 @@ export function aggregatedRequest(
   };
 }
 
-function lastSalesRequest(game: Game, title: string): ConnectorRequest {
+export function lastSalesRequest(game: Game, title: string): ConnectorRequest {
   return {
     kind: 'last_sales',
     game,
@@ -70,7 +70,7 @@ function lastSalesRequest(game: Game, title: string): ConnectorRequest {
   };
 }
 
-function offersRequest(game: Game, title: string): ConnectorRequest {
+export function offersRequest(game: Game, title: string): ConnectorRequest {
   return {
     kind: 'offers',
     game,

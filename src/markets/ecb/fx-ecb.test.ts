@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { FxSourceError, implausibleMoves, parseEcbDaily } from './fx-ecb.ts';
 import { convertToUsdCents } from '../../ingest/fx.ts';
 
-import { ECB_SAMPLE } from './test-ecb.ts';
+import { ECB_SAMPLE, ECB_REAL_CAPTURE } from './test-ecb.ts';
 
 describe('ECB euro reference rates', () => {
   test('the daily file becomes micro-USD per unit, dated at its reference date', () => {
@@ -19,6 +19,19 @@ describe('ECB euro reference rates', () => {
     assert.equal(table.usdMicroPerUnit.GBP, 1_314_364);
     assert.equal(table.usdMicroPerUnit.RUB, undefined, 'not published since 2022');
     assert.equal(Object.keys(table.usdMicroPerUnit).length, 31);
+  });
+
+  test('real capture: an answer the ECB sent (2010-04-20) reads as worked out by hand', () => {
+    const { capture, body, expected } = ECB_REAL_CAPTURE;
+    assert.match(capture.retrieved, /^\d{4}-\d{2}-\d{2}$/);
+    assert.match(capture.commit, /^[0-9a-f]{40}$/);
+    assert.ok(capture.licence.startsWith('MIT'));
+    const table = parseEcbDaily(body);
+    assert.equal(table.asOf, Date.parse(expected.asOf));
+    assert.equal(Object.keys(table.usdMicroPerUnit).length, expected.currencies);
+    for (const [currency, micro] of Object.entries(expected.usdMicroPerUnit)) {
+      assert.equal(table.usdMicroPerUnit[currency], micro, currency);
+    }
   });
 
   test('a 11.90 EUR ask converts to 1377 cents with the day’s rate', () => {

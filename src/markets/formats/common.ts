@@ -3,8 +3,7 @@
  * observations and rejections, and the book/sale/listing observation builders. Parsers know
  * units and shapes, never the catalog.
  */
-import type { FetchContext, ParseResult, Rejection } from '../market-adapter.ts';
-import type { MarketId } from '../../domain/markets.ts';
+import type { ParseResult, Rejection } from '../market-adapter.ts';
 import type {
   BookObservation,
   ListingObservation,
@@ -14,13 +13,6 @@ import type {
   SaleObservation,
   Side,
 } from '../../domain/observation.ts';
-
-/** What a format parser needs beyond the fetch context: whose body it is reading. */
-export interface FormatContext extends FetchContext {
-  market: MarketId;
-}
-
-export type FormatParser = (body: unknown, ctx: FormatContext) => ParseResult;
 
 export type Read<T> = { ok: true; value: T } | { ok: false; rejection: Rejection };
 export type PriceReader = (value: unknown) => Read<number>;

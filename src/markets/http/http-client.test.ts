@@ -150,6 +150,24 @@ describe('market HTTP client over loopback', () => {
     assert.equal(server.received.length - before, 1);
   });
 
+  test('a redirect is not followed: it fails as http_4xx and names where it points', async () => {
+    const target = 'https://s3.example.test/export/v1/prices/730.json';
+    server.route('GET /moved', () => ({
+      kind: 'status',
+      status: 301,
+      headers: { location: target },
+    }));
+    const before = server.received.length;
+    const failure = await failureOf(http.channel('moved', open).send(get(`${server.url}/moved`)));
+    assert.equal(failure.kind, 'http_4xx');
+    assert.match(failure.message, /HTTP 301, redirected to https:\/\/s3\.example\.test\/export/);
+    assert.equal(
+      server.received.length - before,
+      1,
+      'one request, no retry, nothing fetched there',
+    );
+  });
+
   test('a refused connection is a network failure and gives its budget back', async () => {
     const closed = await startLoopback();
     const url = `${closed.url}/nothing`;

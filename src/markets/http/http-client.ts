@@ -59,6 +59,13 @@ export function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** Redirects are not followed; where one points is what an operator needs to set `baseUrl`. */
+function redirectNote(raw: RawResponse): string {
+  const location = raw.headers.location;
+  if (raw.status < 300 || raw.status >= 400 || !location) return '';
+  return `, redirected to ${location} (not followed: point the market's baseUrl there if it is the same API)`;
+}
+
 function statusFailure(raw: RawResponse, label: string, now: number): HttpFailure {
   const status = raw.status;
   const kind = statusKind(raw);
@@ -70,7 +77,7 @@ function statusFailure(raw: RawResponse, label: string, now: number): HttpFailur
     );
   }
   const said = raw.body.toString('utf8', 0, 200).replace(/\s+/g, ' ').trim();
-  const detail = `${label}: HTTP ${status}${said ? ` (${said})` : ''}`;
+  const detail = `${label}: HTTP ${status}${redirectNote(raw)}${said ? ` (${said})` : ''}`;
   const retryAfter =
     kind === 'rate_limited' || kind === 'http_5xx'
       ? parseRetryAfter(raw.headers['retry-after'], now)

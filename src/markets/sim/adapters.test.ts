@@ -81,6 +81,7 @@ describe('simulated market adapters', () => {
       'csfloat',
       'dmarket',
       'marketcsgo',
+      'rusttm',
       'steamcommunity',
       'waxpeer',
     ]);
@@ -160,15 +161,16 @@ describe('simulated faults', () => {
   });
 
   test('slow spells serve lagged data (older source time) and report a long latency', async () => {
+    const tm = adapters.find((a) => a.info.id === 'marketcsgo') as SimMarketAdapter;
     let slowAt: number | null = null;
     for (let minute = 0; minute < 3 * 24 * 60 && slowAt === null; minute += 1) {
-      const condition = steam.condition(NOON + minute * MINUTE);
+      const condition = tm.condition(NOON + minute * MINUTE);
       if (condition.kind === 'up' && condition.lagMs > 0) slowAt = NOON + minute * MINUTE;
     }
     assert.ok(slowAt !== null);
-    const condition = steam.condition(slowAt);
+    const condition = tm.condition(slowAt);
     assert.ok(condition.kind === 'up' && condition.latencyMs >= 8000);
-    const sides = books((await fetchAndParse(steam, 'cs2', slowAt)).result.observations);
+    const sides = books((await fetchAndParse(tm, 'cs2', slowAt)).result.observations);
     assert.ok(sides.length > 0 && sides.every((side) => side.sourceUpdatedAt! < slowAt!));
   });
 

@@ -1,13 +1,15 @@
 /**
- * The simulated markets: one MarketAdapter per market id. `fetchRaw` builds the market's body
- * in its real wire format from the price model at `ctx.now` (same seed and time, same body),
- * or throws a retryable AdapterError while the market is down; `parse` is the market's real
- * parser. Latency is reported by `conditionAt`; `fetchRaw` only waits when `maxDelayMs` > 0
- * (capped there), so tests and manual clocks never sleep.
+ * The simulated markets: one MarketAdapter per market id. `fetchRaw` builds the answers of one
+ * complete poll in the upstream's own shape, each with the request it answers (the market
+ * folder's writer, from the price model at `ctx.now`: same seed and time, same answers), or
+ * throws a retryable AdapterError while the market is down; `parse` reads every answer with
+ * the market's live parser for its kind, the function `serve --source live` calls. Latency is
+ * reported by `conditionAt`; `fetchRaw` only waits when `maxDelayMs` > 0 (capped there), so
+ * tests and manual clocks never sleep.
  */
 import type { Clock } from '../../domain/clock.ts';
 import { MARKET_IDS, type MarketId } from '../../domain/markets.ts';
-import { FORMAT_BY_MARKET, parseMarketBody } from '../formats/index.ts';
+import { safeParse } from '../live/poll-body.ts';
 import {
   AdapterError,
   type FetchContext,
@@ -16,11 +18,12 @@ import {
   type ParseResult,
   SimulatedFailure,
 } from '../market-adapter.ts';
-import { MARKET_INFO } from '../registry.ts';
+import type { MarketDefinition } from '../market-definition.ts';
+import { MARKET_DEFINITIONS } from '../registry.ts';
 import { conditionAt, type SimCondition } from './faults.ts';
+import type { SimPage } from './sim-market.ts';
 import { buildSnapshot } from './snapshot.ts';
 import { createSimWorld, type SimWorld, type SimWorldOptions } from './world.ts';
-import { WRITERS } from './writers.ts';
 
 export interface SimAdapterOptions extends SimWorldOptions {
   /** Only used when a fetch context carries no usable `now`. */
@@ -42,15 +45,43 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** What one simulated poll received: the answers, each beside the request it answers. */
+export interface SimPoll {
+  pages: SimPage[];
+}
+
+/** Every answer through the market's parser for its kind, as one poll's result. */
+export function parseSimPoll(
+  market: MarketDefinition,
+  poll: SimPoll,
+  ctx: FetchContext,
+): ParseResult {
+  const result: ParseResult = { observations: [], rejected: [] };
+  for (const { request, body } of poll.pages) {
+    const parser = market.parsers[request.kind];
+    const page = parser
+      ? safeParse(() => parser(body, { game: ctx.game, now: ctx.now, request }))
+      : {
+          observations: [],
+          rejected: [{ reason: 'malformed' as const, detail: `no ${request.kind} parser` }],
+        };
+    for (const observation of page.observations) result.observations.push(observation);
+    for (const rejection of page.rejected) result.rejected.push(rejection);
+  }
+  return result;
+}
+
 export class SimMarketAdapter implements MarketAdapter {
   readonly info: MarketInfo;
+  private readonly market: MarketDefinition;
 
   constructor(
     private readonly world: SimWorld,
     market: MarketId,
     private readonly options: Pick<SimAdapterOptions, 'clock' | 'maxDelayMs'> = {},
   ) {
-    this.info = MARKET_INFO[market];
+    this.market = MARKET_DEFINITIONS[market];
+    this.info = this.market.info;
   }
 
   /** How the market behaves at `now`: up (with latency and data lag) or down. */
@@ -58,7 +89,7 @@ export class SimMarketAdapter implements MarketAdapter {
     return conditionAt(this.world, this.info.id, now);
   }
 
-  async fetchRaw(ctx: FetchContext): Promise<unknown> {
+  async fetchRaw(ctx: FetchContext): Promise<SimPoll> {
     const market = this.info.id;
     if (!this.info.games.includes(ctx.game)) {
       throw new AdapterError(`${market} does not list ${ctx.game} items`, false);
@@ -73,11 +104,11 @@ export class SimMarketAdapter implements MarketAdapter {
       throw new SimulatedFailure(reason, true, condition.failure);
     }
     const snapshot = buildSnapshot(this.world, market, ctx.game, now, condition.lagMs);
-    return WRITERS[FORMAT_BY_MARKET[market]](snapshot);
+    return { pages: this.market.sim.pages(snapshot) };
   }
 
   parse(body: unknown, ctx: FetchContext): ParseResult {
-    return parseMarketBody(this.info.id, body, ctx);
+    return parseSimPoll(this.market, body as SimPoll, ctx);
   }
 }
 

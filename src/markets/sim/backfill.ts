@@ -10,17 +10,18 @@
  * come in time order, the item slices of a window one after another; within a chunk
  * observations are in time order (per step, sales by `soldAt`, then books at the step time).
  * `cover` picks which covered items a run yields, so the named items can be backfilled first
- * and the popular band later, producing exactly what one combined run would.
+ * and the popular band later, producing exactly what one combined run would. Chunks depend
+ * only on the options, so a run that skips the first chunks yields the rest unchanged.
  */
 import type { Game } from '../../domain/games.ts';
 import { MARKET_IDS, type MarketId } from '../../domain/markets.ts';
 import type { Observation, SaleObservation } from '../../domain/observation.ts';
-import { FORMAT_BY_MARKET } from '../formats/index.ts';
 import { MARKET_INFO } from '../registry.ts';
 import { conditionAt } from './faults.ts';
 import type { SimGame } from './items.ts';
 import { pushRowObservations, type RowContext } from './observe.ts';
 import { itemMarketKey, unitsPerUsd } from './price-model.ts';
+import { SIM_PROFILES } from './profiles.ts';
 import { isListed, quoteAt } from './quote.ts';
 import { salesAsReported, salesBetween } from './sales.ts';
 import { crawlsDepth, dataTimeAt, isDeep, toNativeUnits } from './snapshot.ts';
@@ -48,6 +49,8 @@ export interface SimBackfillOptions {
    * rank) or `popular` (the `itemLimit` most popular, minus `alsoItems`).
    */
   cover?: 'all' | 'named' | 'popular';
+  /** Chunks to pass over without building them (a run resumed after these were written). */
+  skipChunks?: number;
   /** Called before each chunk is yielded: chunks done so far (this one included) of `total`. */
   onProgress?: (done: number, total: number) => void;
   /** See SimWorldOptions.quotesHold. */
@@ -74,11 +77,12 @@ export function* simBackfill(options: SimBackfillOptions): Generator<Observation
   for (let start = options.fromMs; start <= options.toMs; start += windowMs) {
     const end = Math.min(options.toMs, start + windowMs - options.stepMs);
     for (let first = 0; first < Math.max(1, longest); first += perChunk) {
+      done += 1;
+      if (done <= (options.skipChunks ?? 0)) continue;
       const slice = sliceRanks(ranks, first, perChunk);
       const chunk: Observation[] = [];
       for (let at = start; at <= end; at += options.stepMs)
         stepInto(world, options, slice, at, chunk);
-      done += 1;
       options.onProgress?.(done, total);
       yield chunk;
     }
@@ -176,14 +180,14 @@ function collectBooks(
     dataTime,
   };
   const nativePerUsdCent = (unitsPerUsd(world.seed, info.currency, dataTime) * info.scale) / 100;
-  const isWaxpeer = FORMAT_BY_MARKET[market] === 'waxpeer-prices';
+  const depthOnly = SIM_PROFILES[market].depthOnly;
   const crawls = crawlsDepth(market);
   const count = itemCount(world, simGame);
   for (const rank of ranks) {
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);
     if (!isListed(market, item, imKey, dataTime)) continue;
-    const withBids = !isWaxpeer || (crawls && isDeep(world, market, rank, count, dataTime));
+    const withBids = !depthOnly || (crawls && isDeep(world, market, rank, count, dataTime));
     const quote = quoteAt(world, market, item, imKey, dataTime, nativePerUsdCent, withBids);
     pushRowObservations(out, ctx, item.name, quote, []);
   }
@@ -199,7 +203,7 @@ function collectSales(
   out: SaleObservation[],
 ): void {
   const info = MARKET_INFO[market];
-  if (!info.capabilities.sales) return;
+  if (!info.capabilities.sales || !SIM_PROFILES[market].singleSales) return;
   for (const rank of ranks) {
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);

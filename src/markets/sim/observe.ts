@@ -1,24 +1,16 @@
 /**
- * The observations a market's parser yields for a simulated row, built directly (no body
- * round trip) for the backfill, where speed matters. The consistency test in
- * backfill.test.ts checks these equal what the real parsers read from the written bodies.
+ * The book observations a market's parsers yield for a simulated row, built directly (no body
+ * round trip) for the backfill, where speed matters: the market's profile says whether its
+ * answers carry ladders or only the best price, listing counts, and a source time. The
+ * consistency test in backfill.test.ts checks their best prices equal what the live parsers
+ * read from the written answers.
  */
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import type { BookObservation, Observation } from '../../domain/observation.ts';
-import { FORMAT_BY_MARKET, type FormatId } from '../formats/index.ts';
-import type { SimQuote } from './quote.ts';
-import type { NativeSale } from './snapshot.ts';
-import { unixSeconds } from './writers.ts';
-
-/** The source time each format carries, named by what it means. */
-export const SOURCE_TIME_KIND: Readonly<Record<FormatId, string | null>> = {
-  'buff-goods': null,
-  'skinport-items': 'updated_at',
-  'waxpeer-prices': null,
-  'cents-ladder': 'updated_at',
-  'usd-decimal': 'generated_at',
-};
+import type { BookObservation, Observation, RawLevel } from '../../domain/observation.ts';
+import { SIM_PROFILES } from './profiles.ts';
+import type { NativeSale, SimQuote } from './sim-market.ts';
+import { topOf, unixSeconds } from './wire.ts';
 
 export interface RowContext {
   game: Game;
@@ -35,7 +27,10 @@ function book(
   side: 'ask' | 'bid',
   quote: SimQuote,
 ): BookObservation {
-  const kind = SOURCE_TIME_KIND[FORMAT_BY_MARKET[ctx.market]];
+  const profile = SIM_PROFILES[ctx.market];
+  const full: RawLevel[] = side === 'ask' ? quote.ask : (quote.bid ?? []);
+  const kind = profile.sourceTime;
+  const count = side === 'ask' ? quote.listingCount : quote.orderCount;
   return {
     game: ctx.game,
     market: ctx.market,
@@ -44,8 +39,8 @@ function book(
     scale: ctx.scale,
     kind: 'book',
     side,
-    levels: side === 'ask' ? quote.ask : (quote.bid ?? []),
-    listingCount: side === 'ask' ? quote.listingCount : quote.orderCount,
+    levels: profile.ladder ? full : topOf(full),
+    listingCount: side === 'ask' && !profile.listingCounts ? null : count,
     fetchedAt: ctx.fetchedAt,
     sourceUpdatedAt: kind === null ? null : unixSeconds(ctx.dataTime) * 1000,
     sourceTimeKind: kind,

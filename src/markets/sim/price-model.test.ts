@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE } from '../../domain/clock.ts';
-import { MARKET_IDS } from '../../domain/markets.ts';
+import { MARKET_IDS, type MarketId } from '../../domain/markets.ts';
 import { MARKET_INFO } from '../registry.ts';
 import { itemMarketKey, simFxRates, topPrices, trueUsdCents, unitsPerUsd } from './price-model.ts';
 import { syntheticCatalog, TEST_CATALOGS } from './test-catalog.ts';
@@ -74,8 +74,7 @@ describe('price model', () => {
     for (const item of big.games.cs2!.items) {
       for (let hour = 0; hour < 48; hour += 6) {
         const at = START + hour * HOUR;
-        const tops = (id: (typeof MARKET_IDS)[number]) =>
-          topPrices(big, id, item, itemMarketKey(big, id, item), at);
+        const tops = (id: MarketId) => topPrices(big, id, item, itemMarketKey(big, id, item), at);
         const bestBid = Math.max(...cashBidMarkets.map((id) => tops(id).bidUsdCents!));
         const bestAsk = Math.min(...cs2Markets.map((id) => tops(id).askUsdCents));
         if (bestBid > bestAsk) crossed += 1;

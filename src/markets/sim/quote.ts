@@ -11,22 +11,16 @@
 import { HOUR, MINUTE } from '../../domain/clock.ts';
 import type { MarketId } from '../../domain/markets.ts';
 import type { RawLevel } from '../../domain/observation.ts';
-import { FORMAT_BY_MARKET } from '../formats/index.ts';
 import { MARKET_INFO } from '../registry.ts';
 import type { SimItem } from './items.ts';
 import { topPrices, unitsPerUsd } from './price-model.ts';
 import { lastChangeAt } from './quote-changes.ts';
-import { PHASE_MARKETS, SIM_PROFILES } from './profiles.ts';
+import { SIM_PROFILES } from './profiles.ts';
 import { mix, mix3, uniform, unit } from './random.ts';
+import type { SimQuote } from './sim-market.ts';
 import type { SimWorld } from './world.ts';
 
-export interface SimQuote {
-  ask: RawLevel[];
-  listingCount: number;
-  /** null when this fetch says nothing about bids for the item. */
-  bid: RawLevel[] | null;
-  orderCount: number | null;
-}
+export type { SimQuote } from './sim-market.ts';
 
 const UNDERCUT_PERIOD_MS = 20 * MINUTE;
 /** Chance that a market's book for an item holds an underpriced unit in a given 20 minutes. */
@@ -35,7 +29,7 @@ const STOCK_PERIOD_MS = 6 * HOUR;
 const MAX_LEVELS = 10;
 
 export function isListed(market: MarketId, item: SimItem, imKey: number, timeMs: number): boolean {
-  if (item.item.variantOf !== undefined && !PHASE_MARKETS.has(market)) return false;
+  if (item.item.variantOf !== undefined && !SIM_PROFILES[market].quotesPhases) return false;
   const reach = SIM_PROFILES[market].coverage * (0.3 + 0.7 * Math.sqrt(item.popularity));
   if (uniform(imKey, 101) >= reach) return false;
   if (item.popularity >= 0.3) return true;
@@ -134,8 +128,8 @@ export function quoteAt(
   if (undercut !== null)
     full.unshift({ price: undercut, quantity: 1, orders: profile.countsOrders ? 1 : null });
   const listingCount = sum(full, 'quantity') + tail(shapeKey, item, 104);
-  const bestAsk = full[0]!.price;
-  const ask = profile.ladder ? full : [{ price: bestAsk, quantity: 1, orders: null }];
+  const ask = full;
+  const bestAsk = ask[0]!.price;
   if (tops.bidUsdCents === null || !withBids) {
     return { ask, listingCount, bid: null, orderCount: null };
   }
@@ -144,9 +138,6 @@ export function quoteAt(
   const bidTop = Math.min(bestAsk - 1, Math.round(tops.bidUsdCents * perUsdCent));
   if (!hasOrders || bidTop < 1) return { ask, listingCount, bid: [], orderCount: 0 };
   const bid = ladder(bidKey, item, bidTop, ladderDepth(bidKey, item), -1, profile.countsOrders);
-  const orderCount =
-    FORMAT_BY_MARKET[market] === 'waxpeer-prices'
-      ? bid.length
-      : sum(bid, 'orders') + tail(bidKey, item, 106);
+  const orderCount = sum(bid, 'orders') + tail(bidKey, item, 106);
   return { ask, listingCount, bid, orderCount };
 }

@@ -4,7 +4,7 @@ import { DAY, HOUR, MINUTE } from '../../domain/clock.ts';
 import type { SaleObservation } from '../../domain/observation.ts';
 import { createSimAdapters } from './adapters.ts';
 import { itemMarketKey } from './price-model.ts';
-import { salesBetween } from './sales.ts';
+import { salesAsReported, salesBetween } from './sales.ts';
 import { TEST_CATALOGS } from './test-catalog.ts';
 import { createSimWorld } from './world.ts';
 
@@ -54,28 +54,24 @@ describe('simulated sales', () => {
   });
 
   test('consecutive fetches on cadence report every sale exactly once', async () => {
-    const [steam] = createSimAdapters({
+    const [buff] = createSimAdapters({
       seed: 3,
       catalogs: TEST_CATALOGS,
       faults: false,
-      markets: ['steamcommunity'],
+      markets: ['buff163'],
     });
     const reported: SaleObservation[] = [];
-    const cadence = steam!.info.cadenceMs;
+    const cadence = buff!.info.cadenceMs;
     for (let now = NOON + 17_000; now < NOON + 4 * HOUR; now += cadence) {
-      const body = await steam!.fetchRaw({ game: 'cs2', now });
-      for (const o of steam!.parse(body, { game: 'cs2', now }).observations)
+      const body = await buff!.fetchRaw({ game: 'cs2', now });
+      for (const o of buff!.parse(body, { game: 'cs2', now }).observations)
         if (o.kind === 'sale') reported.push(o);
     }
     const case_ = reported.filter((sale) => sale.item === 'Recoil Case');
-    const key = itemMarketKey(world, 'steamcommunity', popular);
-    const expected = salesBetween(
-      world,
-      'steamcommunity',
-      popular,
-      key,
-      NOON - cadence,
-      NOON + 4 * HOUR - cadence,
+    const key = itemMarketKey(world, 'buff163', popular);
+    const expected = salesAsReported(
+      'buff163',
+      salesBetween(world, 'buff163', popular, key, NOON - cadence, NOON + 4 * HOUR - cadence),
     );
     assert.ok(expected.length > 10);
     assert.deepEqual(

@@ -8,7 +8,6 @@
  */
 import { DAY, MINUTE, SECOND } from '../../domain/clock.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import { FORMAT_BY_MARKET } from '../formats/index.ts';
 import type { SimItem } from './items.ts';
 import { halfSpread, topPrices } from './price-model.ts';
 import { SIM_PROFILES } from './profiles.ts';
@@ -80,11 +79,11 @@ function saleAt(
 }
 
 /**
- * Sales as the market's wire format reports them: formats without a quantity field (all but
- * the cents ladder) list a multi-unit sale as that many one-unit sales.
+ * Sales as the market's answers report them: where a sale carries no quantity, a multi-unit
+ * sale is that many one-unit sales.
  */
 export function salesAsReported(market: MarketId, sales: SimSale[]): SimSale[] {
-  if (FORMAT_BY_MARKET[market] === 'cents-ladder' || sales.every((sale) => sale.quantity === 1))
+  if (SIM_PROFILES[market].saleQuantities || sales.every((sale) => sale.quantity === 1))
     return sales;
   return sales.flatMap((sale) =>
     Array.from({ length: sale.quantity }, () => ({ ...sale, quantity: 1 })),

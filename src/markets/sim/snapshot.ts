@@ -1,43 +1,19 @@
 /**
- * What one market shows for one game at one moment, before it is written in the market's wire
- * format: the listed items with their quotes in native units, the sales of the last cadence
- * window, and listings / per-item depth for a rotating slice of items (the most popular
- * always), as a paged crawl of per-item endpoints would collect them.
+ * What one market shows for one game at one moment, before its folder's writer puts it in the
+ * upstream's shape: the listed items with their quotes (full ladders) in native units, the
+ * sales of the last cadence window, and listings / per-item depth for a rotating slice of
+ * items (the most popular always), as a paged crawl of per-item endpoints would collect them.
  */
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import { FORMAT_BY_MARKET } from '../formats/index.ts';
 import { MARKET_INFO } from '../registry.ts';
-import type { SimItem } from './items.ts';
-import { hasListings, listingsAt, type SimListing } from './listings.ts';
+import { hasListings, listingsAt } from './listings.ts';
 import { itemMarketKey, unitsPerUsd } from './price-model.ts';
 import { SIM_PROFILES } from './profiles.ts';
-import { isListed, quoteAt, type SimQuote } from './quote.ts';
+import { isListed, quoteAt } from './quote.ts';
 import { salesAsReported, salesBetween } from './sales.ts';
+import type { SimSnapshot } from './sim-market.ts';
 import { ALWAYS_DEEP_ITEMS, universeSize, type SimWorld } from './world.ts';
-
-export interface NativeSale {
-  price: number;
-  quantity: number;
-  soldAt: number;
-}
-
-export interface SimRow {
-  item: SimItem;
-  quote: SimQuote;
-  sales: NativeSale[];
-  listings: SimListing[] | null;
-}
-
-export interface SimSnapshot {
-  market: MarketId;
-  game: Game;
-  currency: string;
-  scale: number;
-  /** The moment the data describes (export caches and slow spells make it older than now). */
-  dataTime: number;
-  rows: SimRow[];
-}
 
 /** Time the upstream data describes when fetched at `now`. */
 export function dataTimeAt(market: MarketId, now: number, lagMs: number): number {
@@ -45,9 +21,9 @@ export function dataTimeAt(market: MarketId, now: number, lagMs: number): number
   return (cacheMs > 0 ? Math.floor(now / cacheMs) * cacheMs : now) - lagMs;
 }
 
-/** Markets whose per-item endpoints are crawled in slices (listings, Waxpeer mass-info). */
+/** Markets whose per-item endpoints are crawled in slices (listings, or all their depth). */
 export function crawlsDepth(market: MarketId): boolean {
-  return MARKET_INFO[market].capabilities.listings || FORMAT_BY_MARKET[market] === 'waxpeer-prices';
+  return MARKET_INFO[market].capabilities.listings || SIM_PROFILES[market].depthOnly;
 }
 
 /** Whether the item at popularity `rank` is in this fetch's depth slice. */
@@ -109,8 +85,12 @@ export function buildSnapshot(
   if (!simGame) return snapshot;
   const universe = universeSize(world, market, simGame.items.length);
   const nativePerUsdCent = (unitsPerUsd(world.seed, info.currency, dataTime) * info.scale) / 100;
-  const window = salesWindow(market, dataTime);
-  const isWaxpeer = FORMAT_BY_MARKET[market] === 'waxpeer-prices';
+  const statsWindowMs = SIM_PROFILES[market].statsWindowMs;
+  const window =
+    statsWindowMs > 0
+      ? { from: dataTime - statsWindowMs, to: dataTime }
+      : salesWindow(market, dataTime);
+  const depthOnly = SIM_PROFILES[market].depthOnly;
   const crawls = crawlsDepth(market);
   for (let rank = 0; rank < universe; rank += 1) {
     const item = simGame.items[rank]!;
@@ -127,9 +107,9 @@ export function buildSnapshot(
       imKey,
       dataTime,
       nativePerUsdCent,
-      !isWaxpeer || deep,
+      !depthOnly || deep,
     );
-    const reportsSales = info.capabilities.sales && (!isWaxpeer || deep);
+    const reportsSales = info.capabilities.sales && (!depthOnly || deep);
     const sales = reportsSales
       ? salesAsReported(
           market,

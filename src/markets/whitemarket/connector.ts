@@ -4,10 +4,12 @@
  *   name: `market_hash_name`, `price` ("price value in USD", a decimal), `market_product_link`,
  *   `market_product_count` (listings of that name) (docs_partner `uk/rest/prices.html`, which
  *   also lists `.10min/.1hour/.12hours/.24hours` variants filtered by the seller's maximum
- *   delivery time, and `.jsonl`/`.csv` forms). The docs name the host `api.white.market`; the
- *   maintained clients fetch the same path from `s3.white.market` (`softwerk-org/
- *   csinvest-connector:src/connector/whitemarket/connector.py`, `S3_BASE_URL`), which serves
- *   the file itself; that is the default here (a markets-file `baseUrl` can point elsewhere).
+ *   delivery time, and `.jsonl`/`.csv` forms). The docs name the host `api.white.market`, so
+ *   that is the default origin here. Some clients fetch the same path from the undocumented
+ *   `s3.white.market` (`softwerk-org/csinvest-connector:src/connector/whitemarket/connector.py`,
+ *   `S3_BASE_URL`); whether `api.white.market` serves the file itself or redirects there is
+ *   not settled by any source. Redirects are not followed: a 3xx fails the request with its
+ *   `Location` in the detail, and a markets-file `baseUrl` of that origin fixes it.
  * - The rest of each row describes that name's cheapest listing: `cheapest_asset_id` (int),
  *   `cheapest_float` (string or null), `paint_index`, `paint_seed` (ints), `inspect_link`
  *   (csinvest `models/get_prices.py`). The live feed documents the same listing fields and that
@@ -47,7 +49,7 @@ export const connector: Connector = {
     cadenceMs: 10 * MINUTE,
     capabilities: { asks: true, bids: false, sales: false, listings: true, floats: true },
     docsUrl: 'https://api.white.market/docs_partner',
-    baseUrl: 'https://s3.white.market',
+    baseUrl: 'https://api.white.market',
     limits: [{ requests: 2, windowMs: 10 * MINUTE }],
     credentials: [],
     supplies:

@@ -178,6 +178,14 @@ CREATE TABLE write_fences (
 );
 `;
 
+// Where a resumable job (the simulator backfill) has got to: JobProgress in ../price-store.ts.
+const jobProgress = `
+CREATE TABLE job_progress (
+  job TEXT PRIMARY KEY,
+  state TEXT NOT NULL
+);
+`;
+
 export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
@@ -193,6 +201,7 @@ export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   },
   { version: 5, name: 'attribute bucket history', sql: POSTGRES_BUCKET_HISTORY_SCHEMA },
   { version: 6, name: 'write fences of the market leases', sql: writeFences },
+  { version: 7, name: 'progress of resumable jobs', sql: jobProgress },
 ];
 
 /** The ledger table of the price store's migrations. */

@@ -5,8 +5,9 @@
  *   of the current and the next month ahead of time.
  * - writeBatch() is one transaction: the writer's lease fence is claimed first (a stale token
  *   refuses the batch), sides and listings de-duplicated by key (the later record wins), then
- *   one unnest() statement per kind. Before it, the months its sales touch
- *   get their partitions (partitions.ts). An older snapshot never overwrites a newer one.
+ *   one unnest() statement per kind, and a resumable job's progress when given. Before it, the
+ *   months its sales touch get their partitions (partitions.ts). An older snapshot never
+ *   overwrites a newer one.
  * - History: the same object is the HistoryStore (history.ts). writeBatch's transaction also
  *   merges the batch into the rollups (rollup-writer.ts): the sides it was given and the sales
  *   that were new, so the rollups always match the committed data. The months the rollups
@@ -24,6 +25,7 @@ import {
   STREAM_CHUNK,
   StaleFenceError,
   type BatchWriteCounts,
+  type JobProgress,
   type PriceStore,
   type WriteFence,
 } from '../price-store.ts';
@@ -119,6 +121,11 @@ async function claimFence(client: PoolClient, fence: WriteFence): Promise<void> 
   if (claimed.rowCount === 0) throw new StaleFenceError(fence);
 }
 
+async function storeProgress(db: Pool | PoolClient, progress: JobProgress): Promise<void> {
+  const { job, state } = progress;
+  await db.query(state === null ? sql.forgetProgress([job]) : sql.saveProgress([job, state]));
+}
+
 export function createPostgresPriceStore(options: PostgresPriceStoreOptions): PostgresPriceStore {
   const clock = options.clock ?? systemClock;
   const pool = createPool(options);
@@ -156,9 +163,12 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       await ensureAhead([salesMonths, fetchMonths, ...rollupMonths]);
       initialised = true;
     },
-    async writeBatch(batch, fence) {
+    async writeBatch(batch, fence, progress) {
       ready();
-      if (isBatchEmpty(batch)) return { sides: 0, sales: 0, listings: 0 };
+      if (isBatchEmpty(batch)) {
+        if (progress) await storeProgress(pool, progress);
+        return { sides: 0, sales: 0, listings: 0 };
+      }
       const columns = batchColumns(batch);
       await salesMonths.ensure(batch.sales.map((sale) => sale.soldAt));
       const times = rollupTimes(batch);
@@ -167,6 +177,7 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
         if (fence) await claimFence(client, fence);
         const { newSales, counts } = await writeColumns(client, columns, clock.now());
         await upsertSalesStats(client, batch.salesStats ?? []);
+        if (progress) await storeProgress(client, progress);
         return { ids: await writeRollups(client, directory, batch.sides, newSales), counts };
       });
       directory.commit(ids);
@@ -237,6 +248,11 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
         await client.query(sql.deleteFetchesBefore([fetchesBeforeMs]));
         await client.query(sql.deleteSalesBefore([salesBeforeMs]));
       });
+    },
+    async jobProgress(job) {
+      ready();
+      const result = await pool.query<{ state: string }>(sql.selectProgress([job]));
+      return result.rows[0]?.state ?? null;
     },
     async isEmpty() {
       ready();

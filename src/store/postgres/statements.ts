@@ -14,33 +14,42 @@ function statement(name: string, text: string, rowMode?: 'array'): Statement {
 
 // An older snapshot never replaces a newer one, even when batches commit out of order, a newer
 // one only when its content changed, and the same snapshot written again changes nothing
-// (rowCount counts what changed; see ../live-writes.ts).
+// (rowCount counts what changed; see ../live-writes.ts). The condition runs twice: first
+// against the stored row in a join, so an unchanged side never reaches ON CONFLICT (which
+// row-locks every conflicting row, writing WAL and dirtying its page, even when its WHERE
+// then refuses the update), and again in ON CONFLICT against the latest committed row. A row
+// without a fetch time goes on to fail the INSERT's NOT NULL, as before.
+const sideChanged = (stored: string, incoming: string) => `
+   (${incoming}.fetched_at > ${stored}.fetched_at
+       AND (${incoming}.levels, ${incoming}.listing_count, ${incoming}.total_quantity,
+         ${incoming}.source_time_kind, ${incoming}.original_currency)
+       IS DISTINCT FROM (${stored}.levels, ${stored}.listing_count, ${stored}.total_quantity,
+         ${stored}.source_time_kind, ${stored}.original_currency))
+     OR (${incoming}.fetched_at = ${stored}.fetched_at
+       AND (${incoming}.levels, ${incoming}.listing_count, ${incoming}.total_quantity,
+         ${incoming}.source_updated_at, ${incoming}.source_time_kind, ${incoming}.original_currency)
+       IS DISTINCT FROM (${stored}.levels, ${stored}.listing_count, ${stored}.total_quantity,
+         ${stored}.source_updated_at, ${stored}.source_time_kind, ${stored}.original_currency))`;
+
 export const upsertSides = statement(
   'upsert_sides',
   `INSERT INTO side_snapshots (game, market, item_id, side, levels, listing_count,
      total_quantity, fetched_at, ingested_at, source_updated_at, source_time_kind,
      original_currency)
-   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[],
+   SELECT u.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[],
      $6::integer[], $7::bigint[], $8::bigint[], $9::bigint[], $10::bigint[], $11::text[],
-     $12::text[])
+     $12::text[]) AS u(game, market, item_id, side, levels, listing_count, total_quantity,
+       fetched_at, ingested_at, source_updated_at, source_time_kind, original_currency)
+   LEFT JOIN side_snapshots s ON s.game = u.game AND s.market = u.market
+     AND s.item_id = u.item_id AND s.side = u.side
+   WHERE s.game IS NULL OR u.fetched_at IS NULL OR ${sideChanged('s', 'u')}
    ON CONFLICT (game, market, item_id, side) DO UPDATE SET
      levels = excluded.levels, listing_count = excluded.listing_count,
      total_quantity = excluded.total_quantity, fetched_at = excluded.fetched_at,
      ingested_at = excluded.ingested_at, source_updated_at = excluded.source_updated_at,
      source_time_kind = excluded.source_time_kind,
      original_currency = excluded.original_currency
-   WHERE (excluded.fetched_at > side_snapshots.fetched_at
-       AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
-         excluded.source_time_kind, excluded.original_currency)
-       IS DISTINCT FROM (side_snapshots.levels, side_snapshots.listing_count,
-         side_snapshots.total_quantity, side_snapshots.source_time_kind,
-         side_snapshots.original_currency))
-     OR (excluded.fetched_at = side_snapshots.fetched_at
-       AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
-         excluded.source_updated_at, excluded.source_time_kind, excluded.original_currency)
-       IS DISTINCT FROM (side_snapshots.levels, side_snapshots.listing_count,
-         side_snapshots.total_quantity, side_snapshots.source_updated_at,
-         side_snapshots.source_time_kind, side_snapshots.original_currency))`,
+   WHERE ${sideChanged('side_snapshots', 'excluded')}`,
 );
 
 // A sale seen again keeps its first row (and ingestedAt). Returns the rows it stored (in
@@ -56,20 +65,38 @@ export const insertSales = statement(
   'array',
 );
 
-// A newer listing replaces the stored one when it changed or is due for re-confirmation.
+// A newer listing replaces the stored one when it changed or is due for re-confirmation; as
+// for sides, the join drops the others before ON CONFLICT would lock them.
+const listingDue = (stored: string, incoming: string) => `
+   ${incoming}.fetched_at >= ${stored}.fetched_at + ${LISTING_CONFIRM_MS}
+     OR (${incoming}.fetched_at >= ${stored}.fetched_at
+       AND (${incoming}.item_id, ${incoming}.price, ${incoming}.float_value, ${incoming}.paint_seed,
+         ${incoming}.paint_index, ${incoming}.phase, ${incoming}.inspect_link, ${incoming}.stickers,
+         ${incoming}.is_stattrak, ${incoming}.original_currency)
+       IS DISTINCT FROM (${stored}.item_id, ${stored}.price, ${stored}.float_value,
+         ${stored}.paint_seed, ${stored}.paint_index, ${stored}.phase, ${stored}.inspect_link,
+         ${stored}.stickers, ${stored}.is_stattrak, ${stored}.original_currency))`;
+
 export const upsertListings = statement(
   'upsert_listings',
   `INSERT INTO listings (game, market, listing_id, item_id, price, float_value, paint_seed,
      paint_index, phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at,
      original_currency)
-   SELECT game, market, listing_id, item_id, price, float_value, paint_seed, paint_index,
-     phase, inspect_link, stickers::jsonb, is_stattrak, fetched_at, ingested_at,
-     original_currency
-   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
-     $6::double precision[], $7::integer[], $8::integer[], $9::text[], $10::text[],
-     $11::text[], $12::boolean[], $13::bigint[], $14::bigint[], $15::text[])
-     AS u(game, market, listing_id, item_id, price, float_value, paint_seed, paint_index,
-       phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at, original_currency)
+   SELECT u.game, u.market, u.listing_id, u.item_id, u.price, u.float_value, u.paint_seed,
+     u.paint_index, u.phase, u.inspect_link, u.stickers, u.is_stattrak, u.fetched_at,
+     u.ingested_at, u.original_currency
+   FROM (SELECT game, market, listing_id, item_id, price, float_value, paint_seed, paint_index,
+       phase, inspect_link, stickers::jsonb AS stickers, is_stattrak, fetched_at, ingested_at,
+       original_currency
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+       $6::double precision[], $7::integer[], $8::integer[], $9::text[], $10::text[],
+       $11::text[], $12::boolean[], $13::bigint[], $14::bigint[], $15::text[])
+       AS a(game, market, listing_id, item_id, price, float_value, paint_seed, paint_index,
+         phase, inspect_link, stickers, is_stattrak, fetched_at, ingested_at,
+         original_currency)) AS u
+   LEFT JOIN listings l ON l.game = u.game AND l.market = u.market
+     AND l.listing_id = u.listing_id
+   WHERE l.game IS NULL OR u.fetched_at IS NULL OR ${listingDue('l', 'u')}
    ON CONFLICT (game, market, listing_id) DO UPDATE SET
      item_id = excluded.item_id, price = excluded.price, float_value = excluded.float_value,
      paint_seed = excluded.paint_seed, paint_index = excluded.paint_index,
@@ -77,14 +104,7 @@ export const upsertListings = statement(
      stickers = excluded.stickers, is_stattrak = excluded.is_stattrak,
      fetched_at = excluded.fetched_at, ingested_at = excluded.ingested_at,
      original_currency = excluded.original_currency
-   WHERE excluded.fetched_at >= listings.fetched_at + ${LISTING_CONFIRM_MS}
-     OR (excluded.fetched_at >= listings.fetched_at
-       AND (excluded.item_id, excluded.price, excluded.float_value, excluded.paint_seed,
-         excluded.paint_index, excluded.phase, excluded.inspect_link, excluded.stickers,
-         excluded.is_stattrak, excluded.original_currency)
-       IS DISTINCT FROM (listings.item_id, listings.price, listings.float_value,
-         listings.paint_seed, listings.paint_index, listings.phase, listings.inspect_link,
-         listings.stickers, listings.is_stattrak, listings.original_currency))`,
+   WHERE ${listingDue('listings', 'excluded')}`,
 );
 
 // WITH ORDINALITY + ORDER BY: ids follow the order of the records passed in.
@@ -169,4 +189,20 @@ export const claimFence = statement(
    ON CONFLICT (scope) DO UPDATE SET token = excluded.token
    WHERE held.token <= excluded.token
    RETURNING token`,
+);
+
+export const saveProgress = statement(
+  'save_progress',
+  `INSERT INTO job_progress (job, state) VALUES ($1, $2)
+   ON CONFLICT (job) DO UPDATE SET state = excluded.state`,
+);
+
+export const forgetProgress = statement(
+  'forget_progress',
+  'DELETE FROM job_progress WHERE job = $1',
+);
+
+export const selectProgress = statement(
+  'select_progress',
+  'SELECT state FROM job_progress WHERE job = $1',
 );

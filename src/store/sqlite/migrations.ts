@@ -183,6 +183,14 @@ CREATE TABLE fx_rates (
 ) STRICT, WITHOUT ROWID;
 `;
 
+// Where a resumable job (the simulator backfill) has got to: JobProgress in ../price-store.ts.
+const jobProgress = `
+CREATE TABLE job_progress (
+  job TEXT PRIMARY KEY,
+  state TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'latest sides, sales, listings, fetch records', sql: initialSchema },
   { version: 2, name: 'history rollups (10m, 1h, 1d)', sql: rollupSchema },
@@ -195,4 +203,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     sql: SQLITE_SCHEMA_TABLES,
   },
   { version: 7, name: 'attribute bucket history', sql: SQLITE_BUCKET_HISTORY_SCHEMA },
+  { version: 8, name: 'progress of resumable jobs', sql: jobProgress },
 ];

@@ -36,6 +36,7 @@ import {
   STREAM_CHUNK,
   type BatchWriteCounts,
   type ChunkVisitor,
+  type JobProgress,
   type PriceStore,
 } from '../price-store.ts';
 import {
@@ -171,6 +172,19 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     return { sides, sales: newSales.length, listings };
   });
 
+  const storeProgress = (s: Statements, progress: JobProgress) => {
+    if (progress.state === null) s.forgetProgress.run(progress.job);
+    else s.saveProgress.run(progress.job, progress.state);
+  };
+
+  // A job's progress commits with the batch that made it (the batch's own transaction nests).
+  const commitWithProgress = db.transaction(
+    (s: Statements, batch: IngestBatch, progress: JobProgress): BatchWriteCounts => {
+      storeProgress(s, progress);
+      return commitBatch(s, batch);
+    },
+  );
+
   const commitFetches = db.transaction((s: Statements, rows: FetchRecord[]) => {
     for (const row of rows) s.insertFetch.run(fetchParams(row));
   });
@@ -200,13 +214,16 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
         foldOnOpen: options.foldLeftoversOnOpen ?? true,
       });
     },
-    async writeBatch(batch: IngestBatch) {
+    async writeBatch(batch: IngestBatch, _fence, progress) {
       const s = ready();
-      if (isBatchEmpty(batch)) return { sides: 0, sales: 0, listings: 0 };
+      if (isBatchEmpty(batch)) {
+        if (progress) storeProgress(s, progress);
+        return { sides: 0, sales: 0, listings: 0 };
+      }
       const history = rollupsReady();
       let counts: BatchWriteCounts;
       try {
-        counts = commitBatch(s, batch);
+        counts = progress ? commitWithProgress(s, batch, progress) : commitBatch(s, batch);
       } catch (error) {
         history.rolledBack();
         throw error;
@@ -251,6 +268,9 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     },
     async prune({ fetchesBeforeMs, salesBeforeMs }) {
       pruneAll(ready(), fetchesBeforeMs, salesBeforeMs);
+    },
+    async jobProgress(job) {
+      return ready().selectProgress.get(job)?.[0] ?? null;
     },
     async isEmpty() {
       return ready().anythingWritten.get()?.written !== 1;

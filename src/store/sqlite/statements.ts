@@ -87,6 +87,14 @@ export function prepareStatements(db: Database.Database) {
     markFirstWrite: db.prepare<[number]>(
       `INSERT OR IGNORE INTO store_marks (name, at) VALUES ('first_write', ?)`,
     ),
+    saveProgress: db.prepare<[string, string]>(
+      `INSERT INTO job_progress (job, state) VALUES (?, ?)
+       ON CONFLICT (job) DO UPDATE SET state = excluded.state`,
+    ),
+    forgetProgress: db.prepare<[string]>('DELETE FROM job_progress WHERE job = ?'),
+    selectProgress: db
+      .prepare<[string], [string]>('SELECT state FROM job_progress WHERE job = ?')
+      .raw(),
     selectSides: db
       .prepare<[string], SideRow>(`SELECT ${SIDE_COLUMNS} FROM side_snapshots WHERE game = ?`)
       .raw(),

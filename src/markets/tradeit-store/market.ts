@@ -1,0 +1,6 @@
+import { MINUTE } from '../../domain/clock.ts';
+import { liveMarket } from '../market-definition.ts';
+import { connector } from './connector.ts';
+import { sim } from './sim.ts';
+
+export const market = liveMarket(connector, sim, 5 * MINUTE);

@@ -1,0 +1,226 @@
+/**
+ * A first start's backfill killed halfway resumes after its last written chunk (issue 27
+ * point 4): the real CLI is killed with SIGKILL while it writes the popular band, started
+ * again, and once it says the band is finished its store holds the same sales and rollups as
+ * an uninterrupted run of the same band, nothing twice and nothing missing, with only the
+ * chunks left written by the restart. On SQLite, and on PostgreSQL when DATABASE_URL is set.
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { loadCatalogs } from '../src/catalog/index.ts';
+import { manualClock } from '../src/domain/clock.ts';
+import { configuredBackfill } from '../src/boot/backfill.ts';
+import { bandContents, lineDifferences, storedSeries } from '../src/boot/band-contents.ts';
+import { BACKFILL_JOB, runPhase, type BandPlace } from '../src/boot/band-resume.ts';
+import type { HistoryStore } from '../src/store/history-store.ts';
+import type { PriceStore } from '../src/store/price-store.ts';
+import { createPostgresPriceStore } from '../src/store/postgres/postgres-price-store.ts';
+import {
+  adminQuery,
+  DATABASE_URL,
+  dropSchema,
+  needsPostgres,
+  testSchemaName,
+} from '../src/store/postgres/test-support.ts';
+import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
+import { childEnv, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+
+const BAND = { seed: 11, backfillDays: 3, backfillItems: 30, fxFile: null, source: 'sim' as const };
+/** Live polling runs beside the band: a small simulated universe keeps it light. */
+const ARGS = [
+  '--sim-items',
+  '300',
+  '--seed',
+  String(BAND.seed),
+  '--backfill-days',
+  String(BAND.backfillDays),
+  '--backfill-items',
+  String(BAND.backfillItems),
+];
+/** Hang guard only: a loaded machine may take minutes to boot and write the band. */
+const GIVE_UP_MS = 300_000;
+
+type Stores = { prices: PriceStore; history: HistoryStore };
+
+interface Backend {
+  env: NodeJS.ProcessEnv;
+  /** The stored place of the backfill (read beside the running server), or null. */
+  place(): Promise<BandPlace | null>;
+  /** The server's store, opened once it has stopped. */
+  open(): Promise<Stores>;
+  /** An empty store of the same kind for the reference run. */
+  scratch(): Promise<Stores>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor<T>(
+  what: string,
+  server: RunningServer,
+  probe: () => Promise<T | null>,
+): Promise<T> {
+  const deadline = performance.now() + GIVE_UP_MS;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (performance.now() > deadline || server.child.exitCode !== null) {
+      throw new Error(`${what}: not within ${GIVE_UP_MS} ms:\n${server.output().slice(-4000)}`);
+    }
+    await sleep(40);
+  }
+}
+
+const parsePlace = (state: string | undefined) =>
+  state === undefined ? null : (JSON.parse(state) as BandPlace);
+
+/** The uninterrupted band ending at `toMs` in a fresh store; the popular phase's chunks. */
+async function referenceRun(stores: Stores, toMs: number): Promise<number> {
+  const clock = manualClock(toMs + 60 * 60_000);
+  const options = await configuredBackfill(BAND, {
+    catalogs: loadCatalogs(),
+    book: { apply: () => {} },
+    store: stores.prices,
+    clock,
+    toMs,
+  });
+  const named = await runPhase({ ...options, quiet: true }, { toMs, phase: 'named', done: 0 });
+  const popular = await runPhase({ ...options, quiet: true }, named!.next!);
+  await stores.prices.flushRollups?.();
+  return popular!.totals.chunks;
+}
+
+function finishedChunks(output: string): number | null {
+  for (const line of output.split('\n')) {
+    if (!line.includes('"backfill finished"')) continue;
+    return (JSON.parse(line) as { chunks: number }).chunks;
+  }
+  return null;
+}
+
+/** Starts the server, SIGKILLs it two chunks into the popular band, starts it again. */
+async function killThenResume(backend: Backend) {
+  const servers: RunningServer[] = [];
+  const start = async () => {
+    const server = await startServer(ARGS, { env: backend.env, timeoutMs: GIVE_UP_MS });
+    servers.push(server);
+    return server;
+  };
+  try {
+    const first = await start();
+    await waitFor('the popular band under way', first, async () => {
+      const place = await backend.place();
+      return place?.phase === 'popular' && place.done >= 2 ? place : null;
+    });
+    await first.stop('SIGKILL');
+    const killedAt = await backend.place();
+    assert.ok(killedAt?.phase === 'popular', 'killed before the band ended');
+
+    const second = await start();
+    const resumedChunks = await waitFor('the resumed band finished', second, async () =>
+      finishedChunks(second.output()),
+    );
+    assert.match(second.output(), /resuming the unfinished backfill after the last chunk/);
+    assert.equal(await second.stop('SIGTERM'), 0, second.output().slice(-4000));
+    return { killedAt, resumedChunks };
+  } finally {
+    for (const server of servers) await server.stop('SIGKILL');
+  }
+}
+
+async function killAndResume(backend: Backend): Promise<void> {
+  const { killedAt, resumedChunks } = await killThenResume(backend);
+  assert.equal(await backend.place(), null, 'a finished band leaves no place');
+  const reference = await backend.scratch();
+  const popularChunks = await referenceRun(reference, killedAt.toMs);
+  assert.equal(resumedChunks, popularChunks - killedAt.done, 'only the chunks left are written');
+  const served = await backend.open();
+  try {
+    const band = { toMs: killedAt.toMs, days: BAND.backfillDays };
+    const series = await storedSeries(reference);
+    const expected = await bandContents(reference, band, series);
+    assert.ok(expected.sales.length > 0 && series.length > 0);
+    const actual = await bandContents(served, band, series);
+    for (const kind of ['sales', 'rollups'] as const) {
+      const { missing, extra } = lineDifferences(actual[kind], expected[kind]);
+      const first = (lines: string[]) => lines.slice(0, 3).join('\n');
+      assert.equal(missing.length, 0, `${kind} missing:\n${first(missing)}`);
+      assert.equal(extra.length, 0, `${kind} written twice or not expected:\n${first(extra)}`);
+    }
+  } finally {
+    await Promise.all([served.prices.close(), reference.prices.close()]);
+  }
+}
+
+describe('a backfill killed halfway resumes after its last chunk: SQLite', () => {
+  const dir = tempDataDir();
+  const scratchDir = tempDataDir();
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(scratchDir, { recursive: true, force: true });
+  });
+  const sqliteStores = async (path: string): Promise<Stores> => {
+    const store = createSqlitePriceStore({ path });
+    await store.init();
+    return { prices: store, history: store };
+  };
+  test('SIGKILL mid-band, restart: the same sales and rollups as one uninterrupted run', () =>
+    killAndResume({
+      env: childEnv({ PRICING_DATA: dir }),
+      async place() {
+        let db: Database.Database | null = null;
+        try {
+          db = new Database(join(dir, 'prices.db'), { readonly: true, fileMustExist: true });
+          const row = db.prepare('SELECT state FROM job_progress WHERE job = ?').get(BACKFILL_JOB);
+          return parsePlace((row as { state: string } | undefined)?.state);
+        } catch (error) {
+          if (/no such table|unable to open|does not exist/i.test(String(error))) return null;
+          throw error;
+        } finally {
+          db?.close();
+        }
+      },
+      open: () => sqliteStores(join(dir, 'prices.db')),
+      scratch: () => sqliteStores(join(scratchDir, 'prices.db')),
+    }));
+});
+
+describe(
+  'a backfill killed halfway resumes after its last chunk: PostgreSQL',
+  needsPostgres,
+  () => {
+    const dir = tempDataDir();
+    const schema = testSchemaName();
+    const scratchSchema = testSchemaName();
+    after(async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await dropSchema(schema);
+      await dropSchema(scratchSchema);
+    });
+    const pgStores = async (name: string): Promise<Stores> => {
+      const store = createPostgresPriceStore({ connectionString: DATABASE_URL, schema: name });
+      await store.init();
+      return { prices: store, history: store };
+    };
+    test('SIGKILL mid-band, restart: the same sales and rollups as one uninterrupted run', () =>
+      killAndResume({
+        env: childEnv({ PRICING_DATA: dir, DATABASE_URL, PRICING_PG_SCHEMA: schema }),
+        async place() {
+          try {
+            const rows = await adminQuery<{ state: string }>(
+              'SELECT state FROM job_progress WHERE job = $1',
+              [BACKFILL_JOB],
+              schema,
+            );
+            return parsePlace(rows[0]?.state);
+          } catch {
+            return null;
+          }
+        },
+        open: () => pgStores(schema),
+        scratch: () => pgStores(scratchSchema),
+      }));
+  },
+);
