@@ -73,7 +73,7 @@ if (wanted('memory')) {
 }
 if (wanted('disk-day')) {
   console.log(
-    '\n## disk-day: disk written and kept per day by the default npm start, one simulated day',
+    '\n## disk-day: disk written (real server, steady window) and kept (one simulated day) per day by the default npm start',
   );
   await benchDiskDay();
 }
