@@ -1,19 +1,20 @@
 /**
- * Disk per day of the default `npm start`, from one simulated day instead of a minute of a
- * live server: a stratified 1-in-K sample of both catalogs (every K-th item by simulator
- * popularity, so the mix of busy and quiet quotes is the full catalog's) polled by every
- * simulated market at its own cadence through the real ingest cycle and the SQLite store, on a
- * manual clock (so the store folds as often as in a real day). What is kept scales by K except
- * listings, which the simulator crawls for a fixed number of items per poll whatever the
- * catalog size.
+ * Disk per day of the default `npm start`, in two parts.
  *
- * Printed: bytes written (`write_bytes` of this process, proc(5)) per sample day, not projected
- * to the full catalogs (a fold's rows share B-tree pages there, so bytes written grow slower
- * than the items; the footprint bench measures the full catalogs in real time), and what the data dir keeps
- * per day (history as folded, once packed and once 10-minute retention removed the day, raw
- * sales and fetch records: each table's pages from dbstat after VACUUM).
+ * Written: the real server (`pricing serve --source sim`, full catalogs, backfill off: the first
+ * start's backfill is a one-off, not steady state) on an empty data dir; after the first polling
+ * wave has settled, `write_bytes` of the server process (all threads, proc(5)) over a steady
+ * window, projected to a day, beside the data dir's growth over the same window.
+ *
+ * Kept: one simulated day of a stratified 1-in-K sample of both catalogs (every K-th item by
+ * simulator popularity, so the mix of busy and quiet quotes is the full catalog's) polled by
+ * every simulated market at its own cadence through the real ingest cycle and the SQLite store,
+ * on a manual clock; what the data dir keeps per day (history as folded, once packed and once
+ * 10-minute retention removed the day, raw sales and fetch records: each table's pages from
+ * dbstat after VACUUM), scaled by K except listings, which the simulator crawls for a fixed
+ * number of items per poll whatever the catalog size.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCatalog } from '../src/catalog/create-catalog.ts';
@@ -27,7 +28,9 @@ import { TIERS } from '../src/pricing/rollup-buckets.ts';
 import { compactHistory } from '../src/store/history-compaction.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { simFx } from './full-book.ts';
-import { writtenBytes } from './harness.ts';
+import { embeddedEnv, PRICING_BIN, spawnServer, writtenBytes } from './harness.ts';
+import { BENCH_ITEM } from './http-reads.ts';
+import { waitForPrices } from './pinned.ts';
 import { KEEP_ALL, TENS_EXPIRED, tableBytes } from './history-data.ts';
 
 const SEED = 42;
@@ -63,7 +66,6 @@ const GROWS = { sales: ['sales'], fetches: ['fetch'] } as const;
 interface SampleDay {
   items: number;
   fetches: number;
-  written: number;
   store: ReturnType<typeof createSqlitePriceStore>;
   dir: string;
 }
@@ -84,7 +86,6 @@ async function runSampleDay(every: number): Promise<SampleDay> {
     clock,
     onBookError: (error: unknown) => console.error(error),
   };
-  const before = writtenBytes('self');
   let fetches = 0;
   for (let at = START; at < START + DAY; at += MINUTE) {
     clock.set(at);
@@ -99,7 +100,7 @@ async function runSampleDay(every: number): Promise<SampleDay> {
   }
   await store.flushRollups();
   const items = catalogs.cs2.items.length + catalogs.rust.items.length;
-  return { items, fetches, written: writtenBytes('self') - before, store, dir };
+  return { items, fetches, store, dir };
 }
 
 async function discard(day: SampleDay): Promise<void> {
@@ -107,21 +108,56 @@ async function discard(day: SampleDay): Promise<void> {
   rmSync(day.dir, { recursive: true, force: true });
 }
 
-/** Two sample days (1 in 4K and 1 in K): bytes written by each; what the larger keeps, scaled by K. */
+/** Seconds after first prices before the window opens: every market's first wave is in. */
+const SETTLE_S = Number(process.env.DISK_DAY_SETTLE_S ?? 150);
+/** The steady window over which bytes written are counted. */
+const WINDOW_S = Number(process.env.DISK_DAY_WINDOW_S ?? 300);
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
+
+const perDay = (bytes: number, seconds: number) =>
+  `${(((bytes / seconds) * 86_400) / 1e9).toFixed(2)} GB`;
+
+/** write_bytes of the real default server over a steady window, and its data dir's growth. */
+async function serverWrites(settleSeconds: number, windowSeconds: number): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'disk-day-server-'));
+  const env = { ...embeddedEnv(), PRICING_BACKFILL_DAYS: '0' };
+  const args = [PRICING_BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
+  const server = await spawnServer([...args, '--log-level', 'warn'], 600_000, env);
+  try {
+    const key = readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
+    await waitForPrices(`${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`, key, 600_000);
+    await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
+    const pid = server.child.pid!;
+    const [written, kept] = [writtenBytes(pid), dirBytes(dataDir)];
+    await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000));
+    const [writtenAfter, keptAfter] = [writtenBytes(pid), dirBytes(dataDir)];
+    console.log(
+      `real server, ${windowSeconds} s steady window from ${settleSeconds} s after first prices: ` +
+        `written (write_bytes) ${mb(writtenAfter - written)}, ${perDay(writtenAfter - written, windowSeconds)} per day; ` +
+        `data dir growth ${mb(keptAfter - kept)}, ${perDay(keptAfter - kept, windowSeconds)} per day`,
+    );
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Bytes written by the real server over a steady window; what a sampled day keeps, scaled by K. */
 export async function benchDiskDay(every = 50): Promise<void> {
+  await serverWrites(SETTLE_S, WINDOW_S);
   const full = loadCatalogs();
   const fullItems = full.cs2.items.length + full.rust.items.length;
-  const small = await runSampleDay(every * 4);
-  await discard(small);
   const large = await runSampleDay(every);
   console.log(
-    `one simulated day of both catalogs' quotes at each market's cadence (${large.fetches} fetches), ` +
-      `samples of 1 in ${every * 4} and 1 in ${every} items by popularity (${small.items} and ${large.items} items)`,
-  );
-  console.log(
-    `disk written (write_bytes): ${mb(small.written)} and ${mb(large.written)} per sample day ` +
-      `(${mb(small.written / small.items)} and ${mb(large.written / large.items)} per item); ` +
-      `not projected to the full catalogs (${fullItems} items): see the footprint bench`,
+    `kept: one simulated day of both catalogs' quotes at each market's cadence (${large.fetches} fetches), ` +
+      `a sample of 1 in ${every} items by popularity (${large.items} items), scaled to ${fullItems} items`,
   );
   printKept(large.store, fullItems / large.items, 'as folded');
   await compactHistory(large.store, SETTLED, KEEP_ALL);

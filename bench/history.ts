@@ -73,7 +73,7 @@ async function benchIngest(dir: string, catalogs: ReturnType<typeof loadCatalogs
   }
   console.log(`ingest ratio, rollups on vs off: ${(rates[1]! / rates[0]!).toFixed(2)}`);
   console.log(
-    `fold policy: every ${FOLD_POLICY.intervalMs / 1000} s, or after ${FOLD_POLICY.batches} batches`,
+    `fold policy: what was committed before each ${FOLD_POLICY.closeMs / 60_000}-minute boundary, once it passed, or after ${FOLD_POLICY.batches} batches`,
   );
 }
 

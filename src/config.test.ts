@@ -11,6 +11,14 @@ describe('resolveServeConfig', () => {
     assert.equal(config.backfillDays, 7);
   });
 
+  test('the stream replay window: 10 minutes by default, at least 10, from flag or environment', () => {
+    assert.equal(resolveServeConfig({}, {}).streamReplayMinutes, 10);
+    assert.equal(resolveServeConfig({ streamReplayMinutes: '30' }, {}).streamReplayMinutes, 30);
+    const fromEnv = resolveServeConfig({}, { PRICING_STREAM_REPLAY_MINUTES: '60' });
+    assert.equal(fromEnv.streamReplayMinutes, 60);
+    assert.throws(() => resolveServeConfig({ streamReplayMinutes: '5' }, {}), ConfigError);
+  });
+
   test('flags win over environment, strings are converted', () => {
     const config = resolveServeConfig({ port: '9000' }, { PORT: '7000', PRICING_SEED: '7' });
     assert.equal(config.port, 9000);

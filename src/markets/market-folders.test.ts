@@ -2,15 +2,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { HOUR } from '../domain/clock.ts';
-import { MARKET_IDS } from '../domain/markets.ts';
+import { DAY, HOUR } from '../domain/clock.ts';
+import { MARKET_IDS, type MarketId } from '../domain/markets.ts';
 import { MARKET_DEFINITIONS } from './registry.ts';
 import { createSimAdapters } from './sim/adapters.ts';
 import { TEST_CATALOGS } from './sim/test-catalog.ts';
 import { MARKETS_DIR } from './testing/fixtures.ts';
 
 const NOON = Date.parse('2026-11-01T12:00:00Z');
-const TIMES = [NOON, NOON + 5 * HOUR];
 
 describe('one folder per market', () => {
   test('every market id has a folder with its market.ts, registered once under its own id', () => {
@@ -28,15 +27,49 @@ describe('one folder per market', () => {
   });
 });
 
+/** What each market's simulator answers (docs/adding-a-market.md): every kind is exercised. */
+const SIMULATED: Readonly<Record<MarketId, readonly string[]>> = {
+  steamcommunity: ['histogram', 'price_overview'],
+  skinport: ['items', 'sales_history'],
+  buff163: ['goods', 'sell_order', 'buy_order', 'bill_order'],
+  csfloat: ['price_list', 'doppler_price_list', 'listings', 'buy_orders', 'sales'],
+  dmarket: ['aggregated_prices', 'offers', 'last_sales'],
+  marketcsgo: ['prices', 'orders', 'items_info'],
+  waxpeer: ['prices', 'mass_info'],
+  csdeals: ['lowest_prices', 'sales_history'],
+  'lis-skins': ['export'],
+  whitemarket: ['prices'],
+  skindeck: ['export'],
+  cstrade: ['prices'],
+  itrade: ['export'],
+  swapgg: ['export'],
+  lootfarm: ['price_list'],
+  avanmarket: ['export'],
+  'tradeit-store': ['inventory'],
+  'tradeit-trade': ['inventory'],
+  rusttm: ['prices', 'orders', 'items_info'],
+  rustskins: ['marketplace_data'],
+  'mannco-store': ['items'],
+};
+
+/** Poll times: two fixed ones, then every cadence through a day until every kind was seen. */
+function* pollTimes(cadenceMs: number, seen: () => boolean): Generator<number> {
+  yield NOON;
+  yield NOON + 5 * HOUR;
+  for (let now = NOON + cadenceMs; now < NOON + DAY && !seen(); now += cadenceMs) yield now;
+}
+
 describe('the simulator answers through each market live parsers', () => {
   const adapters = createSimAdapters({ seed: 42, catalogs: TEST_CATALOGS, faults: false });
 
   for (const adapter of adapters) {
     const market = MARKET_DEFINITIONS[adapter.info.id];
+    const expected = SIMULATED[adapter.info.id];
     test(`${adapter.info.id}: every simulated answer has its folder parser and reads cleanly`, async () => {
       const kinds = new Set<string>();
-      for (const game of adapter.info.games) {
-        for (const now of TIMES) {
+      const seen = () => expected.every((kind) => kinds.has(kind));
+      for (const now of pollTimes(adapter.info.cadenceMs, seen)) {
+        for (const game of adapter.info.games) {
           const { pages } = await adapter.fetchRaw({ game, now });
           assert.ok(pages.length > 0, `${game}: no answers`);
           for (const { request, body } of pages) {
@@ -56,7 +89,7 @@ describe('the simulator answers through each market live parsers', () => {
           }
         }
       }
-      assert.ok(kinds.size > 0);
+      assert.deepEqual([...kinds].sort(), [...expected].sort());
     });
   }
 });

@@ -12,7 +12,7 @@ import { streamHubOf } from '../http/app.ts';
 import type { App } from '../http/app-type.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { findItem } from '../http/params.ts';
-import { responseSink, sseHeaders } from '../http/routes/stream.ts';
+import { RESUME_CATCH_UP_MS, responseSink, sseHeaders } from '../http/routes/stream.ts';
 import { errorResponses, GameQuery } from '../http/schemas/common.ts';
 import { parseLastEventId } from '../http/stream/stream-query.ts';
 import type { StreamEventType } from '../http/stream/hub.ts';
@@ -69,6 +69,7 @@ export function terminalStreamRoutes(app: App, deps: AppDeps): void {
         request.headers['last-event-id'],
         (request.query as { lastEventId?: string }).lastEventId,
       );
+      if (lastEventId !== null) await hub.reach(lastEventId, RESUME_CATCH_UP_MS);
       const held = openByIp.get(request.ip) ?? 0;
       if (held >= TERMINAL_STREAMS_PER_IP) {
         throw new ApiError(
@@ -81,6 +82,10 @@ export function terminalStreamRoutes(app: App, deps: AppDeps): void {
       openByIp.set(request.ip, held + 1);
       reply.hijack();
       const raw = reply.raw;
+      if (raw.destroyed || !raw.socket || raw.socket.destroyed) {
+        release(request.ip);
+        return;
+      }
       raw.writeHead(200, sseHeaders(reply));
       const game = request.game;
       const sink = responseSink(raw);

@@ -186,6 +186,29 @@ CREATE TABLE job_progress (
 );
 `;
 
+/**
+ * Rollup rows are rewritten while their bucket is open (every observation of the bucket), and
+ * the open buckets' rows are the newest ones, packed together on the last pages. Space left on
+ * each page lets those rewrites be HOT updates: the new version stays on its page and the
+ * primary key gets no new entry. Closed buckets are never rewritten, so the space is kept
+ * small.
+ */
+export const ROLLUP_FILLFACTOR = 80;
+
+// Existing 10m and 1h months (and their DEFAULT partitions) take the rollups' fill factor for
+// the pages they fill from now on; new months are created with it (partitions.ts).
+const rollupFillfactor = `
+DO $$
+DECLARE part regclass;
+BEGIN
+  FOR part IN SELECT i.inhrelid::regclass FROM pg_inherits i
+    WHERE i.inhparent IN ('rollups_10m'::regclass, 'rollups_1h'::regclass)
+  LOOP
+    EXECUTE format('ALTER TABLE %s SET (fillfactor = ${ROLLUP_FILLFACTOR})', part);
+  END LOOP;
+END $$;
+`;
+
 export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
@@ -202,6 +225,7 @@ export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 5, name: 'attribute bucket history', sql: POSTGRES_BUCKET_HISTORY_SCHEMA },
   { version: 6, name: 'write fences of the market leases', sql: writeFences },
   { version: 7, name: 'progress of resumable jobs', sql: jobProgress },
+  { version: 8, name: 'fill factor of the rollup months', sql: rollupFillfactor },
 ];
 
 /** The ledger table of the price store's migrations. */

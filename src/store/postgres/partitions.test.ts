@@ -10,6 +10,9 @@ import {
   partitionMonth,
   partitionName,
 } from './partitions.ts';
+import { createPool } from './driver.ts';
+import { migrate } from './migrate.ts';
+import { PRICE_LEDGER, PRICE_MIGRATIONS, ROLLUP_FILLFACTOR } from './migrations.ts';
 import { createPostgresPriceStore } from './postgres-price-store.ts';
 import type { PostgresPriceStore } from './postgres-price-store.ts';
 import {
@@ -168,5 +171,44 @@ describe('PostgreSQL partitions', needsPostgres, () => {
     });
     await Promise.all([first.writeBatch(batchFor('a')), second.writeBatch(batchFor('b'))]);
     assert.deepEqual(await rowsPerPartition(schema), { sales_y2028m06: 10 });
+  });
+
+  const fillfactors = async (schema: string, table: string) =>
+    Object.fromEntries(
+      (
+        await adminQuery<{ name: string; options: string[] | null }>(
+          `SELECT c.relname AS name, c.reloptions AS options FROM pg_inherits i
+           JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass`,
+          [table],
+          schema,
+        )
+      ).map((row) => [row.name, row.options]),
+    );
+
+  test('rollup months leave room for HOT rewrites; a schema from before gets it too', async () => {
+    const schema = testSchemaName();
+    schemas.push(schema);
+    const pool = createPool({ connectionString: DATABASE_URL, schema });
+    const before = PRICE_MIGRATIONS.filter((step) => step.version <= 7);
+    await migrate(pool, { ledger: PRICE_LEDGER, migrations: before, schema, now: () => T0 });
+    await pool.query(
+      `CREATE TABLE rollups_10m_y2026m11 PARTITION OF rollups_10m
+       FOR VALUES FROM (${T0}) TO (${at('2026-12-01T00:00:00Z')})`,
+    );
+    await pool.end();
+    await openStore(schema);
+    const wanted = [`fillfactor=${ROLLUP_FILLFACTOR}`];
+    for (const table of ['rollups_10m', 'rollups_1h']) {
+      const months = await fillfactors(schema, table);
+      assert.deepEqual(Object.keys(months).sort(), [
+        `${table}_default`,
+        `${table}_y2026m11`,
+        `${table}_y2026m12`,
+      ]);
+      for (const [name, options] of Object.entries(months)) {
+        assert.deepEqual(options, wanted, name);
+      }
+    }
+    assert.deepEqual(Object.values(await fillfactors(schema, 'sales')), [null, null, null]);
   });
 });

@@ -26,6 +26,8 @@ export interface PartitionedTable {
   table: string;
   /** The BIGINT ms column the table is partitioned by. */
   column: string;
+  /** Fill factor of each month (default: PostgreSQL's 100); see migrations.ts. */
+  fillfactor?: number;
 }
 
 /** First ms of the UTC month holding `ms`, or null when that month gets no partition. */
@@ -90,8 +92,9 @@ async function createMonth(client: Queryable, spec: PartitionedTable, start: num
   if (await exists(client, name)) return;
   const end = nextMonthStart(start);
   const { table, column } = spec;
+  const storage = spec.fillfactor === undefined ? '' : ` WITH (fillfactor = ${spec.fillfactor})`;
   await client.query(
-    `CREATE TABLE ${name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`,
+    `CREATE TABLE ${name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)${storage}`,
   );
   await client.query(`
     WITH moved AS (

@@ -38,7 +38,7 @@ import { PostgresSeriesDirectory } from './history-series.ts';
 import { PARTITIONED_TIERS, rollupTable } from './history-statements.ts';
 import { loadFxRates, loadSalesStats, saveFxRates, upsertSalesStats } from './live-tables.ts';
 import { migrate } from './migrate.ts';
-import { PRICE_LEDGER, PRICE_MIGRATIONS } from './migrations.ts';
+import { PRICE_LEDGER, PRICE_MIGRATIONS, ROLLUP_FILLFACTOR } from './migrations.ts';
 import { nextMonthStart, partitionManager } from './partitions.ts';
 import type { PartitionManager } from './partitions.ts';
 import {
@@ -91,12 +91,15 @@ function batchColumns(batch: IngestBatch) {
   };
 }
 
-/** Writes the batch's rows; returns the sales that were new (stored for the first time). */
-/** Writes the batch's rows; returns the sales that were new and what changed per kind. */
+/**
+ * Writes the batch's rows; returns the sales that were new and what changed per kind. With
+ * `firstWriteAt`, marks the store's first write; once a batch of this store has committed the
+ * mark, later ones skip it.
+ */
 async function writeColumns(
   client: PoolClient,
   columns: ReturnType<typeof batchColumns>,
-  now: number,
+  firstWriteAt: number | null,
 ): Promise<{ newSales: SaleRecord[]; counts: BatchWriteCounts }> {
   const changed = async (query: ReturnType<typeof sql.upsertSides> | null) =>
     query === null ? 0 : ((await client.query(query)).rowCount ?? 0);
@@ -107,7 +110,7 @@ async function writeColumns(
     newSales = collect(inserted.rows, saleFromRow);
   }
   const listings = await changed(columns.listings ? sql.upsertListings(columns.listings) : null);
-  await client.query(sql.markFirstWrite([now]));
+  if (firstWriteAt !== null) await client.query(sql.markFirstWrite([firstWriteAt]));
   return { newSales, counts: { sides, sales: newSales.length, listings } };
 }
 
@@ -132,11 +135,16 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
   const salesMonths = partitionManager(pool, { table: 'sales', column: 'sold_at' });
   const fetchMonths = partitionManager(pool, { table: 'fetch_records', column: 'started_at' });
   const rollupMonths = PARTITIONED_TIERS.map((tier) =>
-    partitionManager(pool, { table: rollupTable(tier), column: 'start' }),
+    partitionManager(pool, {
+      table: rollupTable(tier),
+      column: 'start',
+      fillfactor: ROLLUP_FILLFACTOR,
+    }),
   );
   const directory = new PostgresSeriesDirectory();
   let initialised = false;
   let closed = false;
+  let firstWriteMarked = false;
 
   const ready = (): void => {
     if (!initialised) throw new Error('PostgresPriceStore: call init() first');
@@ -175,12 +183,14 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       for (const months of rollupMonths) await months.ensure(times);
       const { ids, counts } = await inTransaction(pool, async (client) => {
         if (fence) await claimFence(client, fence);
-        const { newSales, counts } = await writeColumns(client, columns, clock.now());
+        const firstWriteAt = firstWriteMarked ? null : clock.now();
+        const { newSales, counts } = await writeColumns(client, columns, firstWriteAt);
         await upsertSalesStats(client, batch.salesStats ?? []);
         if (progress) await storeProgress(client, progress);
         return { ids: await writeRollups(client, directory, batch.sides, newSales), counts };
       });
       directory.commit(ids);
+      firstWriteMarked = true;
       return counts;
     },
     async loadSides(game: Game) {

@@ -110,18 +110,20 @@ describe('sqlite history', () => {
     await store.close();
   });
 
-  test('the journal folds when due: after the interval, or before a read', async () => {
+  test('the journal folds when due: once its 10-minute period has closed, or before a read', async () => {
     const clock = manualClock(T0);
     const store = createSqlitePriceStore({ path: ':memory:', clock });
     await store.init();
     const rows = () => store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
     await store.writeBatch({ sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] });
-    clock.advance(FOLD_POLICY.intervalMs - 1);
+    clock.advance(FOLD_POLICY.closeMs - 1);
     await store.writeBatch({ sides: [ask('skinport', 1250, 2 * MINUTE)], sales: [], listings: [] });
     assert.equal(rows(), 0, 'not yet due');
     clock.advance(1);
     await store.writeBatch({ sides: [ask('skinport', 1260, 3 * MINUTE)], sales: [], listings: [] });
     assert.equal(rows(), 2, 'folded by the batch that found it due');
+    const mark = store.db.prepare('SELECT journal_id FROM history.fold_mark').pluck().get();
+    assert.equal(mark, 2, 'the entry committed after the boundary waits for the next period');
     await store.writeBatch({ sides: [ask('skinport', 1270, 4 * MINUTE)], sales: [], listings: [] });
     const [row] = await store.readRollups(SERIES.skinport, '10m', 0, T0 + DAY);
     assert.equal(row?.ask?.prices.n, 4, 'a read folds what is pending first');

@@ -17,10 +17,11 @@
  * History: the same object is the HistoryStore. writeBatch's transaction also journals the
  * batch for the rollups (rollup-journal.ts): the sides it stores and the sales that were new.
  * The store folds the journal into the rollup rows of the history file (history-file.ts,
- * store-rollups.ts) when due (FOLD_POLICY: about every 10 s, sooner under volume), after a
- * batch or on an idle check. A store folds what it journaled itself before it reads history or
- * runs a retention step, and on close; journal entries left by a process that died are folded
- * by the next store that opens the files. A side older than the stored one of its key leaves the
+ * store-rollups.ts) when due (FOLD_POLICY: what it committed before each 10-minute boundary,
+ * once the boundary has passed; sooner under volume), after a batch or on an idle check. A
+ * store folds what it journaled itself before it reads history or runs a retention step, and
+ * on close; journal entries left by a process that died are folded by the next store that
+ * opens the files. A side older than the stored one of its key leaves the
  * stored side alone (a past-data import after live data) but still enters its rollups.
  */
 import type Database from 'better-sqlite3';

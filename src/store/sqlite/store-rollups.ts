@@ -9,14 +9,17 @@
  * entry exactly once, and one that dies loses nothing; folded entries are deleted afterwards.
  *
  * The store folds on its own connection when FOLD_POLICY says so, checked after each batch and
- * once a second, and before reads and retention steps when it journaled something not folded
- * yet; a store that only reads never folds, except on open (by default) what a process that
- * died left in the journal.
+ * once a second: the entries it committed before a 10-minute boundary once that boundary has
+ * passed, so each 10-minute row is written once, complete, and a daily row once per 10 minutes
+ * (folding every 10 s rewrote a row in every fold that touched it: most of the bytes written).
+ * It also folds before reads and retention steps when it journaled something not folded yet; a
+ * store that only reads never folds, except on open (by default) what a process that died left
+ * in the journal.
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
-import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
 import { journalBatch, JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
 import { SECTION_BITS } from './page-format.ts';
@@ -25,10 +28,11 @@ import { prepareRollupStatements, type RollupStatements } from './rollup-stateme
 import { SeriesDirectory } from './series-directory.ts';
 
 /**
- * When a fold is due: this long after the last one, or this many batches journaled since;
- * checked after each batch and every checkMs.
+ * When a fold is due: once the clock has passed a multiple of `closeMs` (the 10-minute bucket
+ * width) since the entries were committed, or after this many batches journaled since the last
+ * fold (an import or a backfill); checked after each batch and every checkMs.
  */
-export const FOLD_POLICY = { intervalMs: 10_000, batches: 500, checkMs: 1000 };
+export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 1000 };
 
 /** Changed rows a transaction folds at most; the rest of the journal goes to the next one. */
 const ROWS_PER_FOLD = 50_000;
@@ -119,15 +123,15 @@ export function openStoreRollups(
   const changed: CachedRow[] = [];
   const sink = rowSink(cache, changed);
 
-  /** Folds journal entries past the mark; `more` when it stopped at the row limit. */
-  const foldSome = db.transaction(() => {
+  /** Folds journal entries past the mark through `upTo`; `more` when it stopped at the row limit. */
+  const foldSome = db.transaction((upTo: number) => {
     statements.lockHistory.run();
     cache.begin();
     const stored = statements.readFrontiers.get()!;
     TIERS.forEach((tier, index) => (cache.frontier[tier] = stored[index]!));
     let through = statements.readMark.get()!;
     let more = false;
-    for (let entry = statements.journalAfter.get(through); entry && !more;) {
+    for (let entry = statements.journalAfter.get(through); entry && entry[0] <= upTo && !more;) {
       replayJournal(entry[1], sink);
       through = entry[0];
       more = changed.length >= ROWS_PER_FOLD;
@@ -141,9 +145,9 @@ export function openStoreRollups(
     return { through, more };
   });
 
-  const foldOnce = () => {
+  const foldOnce = (upTo: number) => {
     try {
-      const { through, more } = foldSome();
+      const { through, more } = foldSome(upTo);
       mark = through;
       cache.committed();
       return more;
@@ -157,31 +161,60 @@ export function openStoreRollups(
 
   let recorded: number | null = null;
   let journaledThrough = 0;
+  /** The last entry this object committed before the current 10-minute period began. */
+  let closedThrough = 0;
+  let lastJournalAt = options.clock.now();
   let batchesSinceFold = 0;
-  let lastFoldAt = options.clock.now();
+  let failedAt: number | null = null;
+  const periodOf = (at: number) => Math.floor(at / FOLD_POLICY.closeMs);
 
-  const fold = () => {
-    while (foldOnce());
+  const folded = () => {
     // Cleanup only: the mark already excludes these, and the next fold deletes them too.
     try {
       statements.deleteJournalThrough.run(mark);
     } catch {
       // retried by the next fold
     }
-    lastFoldAt = options.clock.now();
     batchesSinceFold = 0;
   };
+  const fold = () => {
+    while (foldOnce(Number.MAX_SAFE_INTEGER));
+    folded();
+  };
   const unfolded = () => journaledThrough > mark;
-  const foldIfDue = () => {
-    const waited = options.clock.now() - lastFoldAt;
-    if (!unfolded() || (waited < FOLD_POLICY.intervalMs && batchesSinceFold < FOLD_POLICY.batches))
-      return;
+  /** What a fold due now folds through (0: nothing is due). */
+  const dueThrough = (now: number): number => {
+    if (batchesSinceFold >= FOLD_POLICY.batches) return journaledThrough;
+    if (periodOf(now) > periodOf(lastJournalAt)) return journaledThrough;
+    return closedThrough;
+  };
+  /**
+   * A due fold of a whole 10-minute period is many transactions: it yields to the event loop
+   * between them, so batches and timers are not held up for its whole length.
+   */
+  let dueFold: { upTo: number; at: number } | null = null;
+  const foldDueChunk = () => {
+    if (dueFold === null) return;
     try {
-      fold();
+      if (dueFold.upTo > mark && foldOnce(dueFold.upTo)) {
+        setImmediate(foldDueChunk);
+        return;
+      }
+      folded();
+      failedAt = null;
     } catch (error) {
-      lastFoldAt = options.clock.now();
+      failedAt = dueFold.at;
       options.onFoldError(error instanceof Error ? (error.stack ?? error.message) : String(error));
     }
+    dueFold = null;
+  };
+  const foldIfDue = () => {
+    const now = options.clock.now();
+    const upTo = dueThrough(now);
+    if (dueFold !== null || upTo <= mark) return;
+    if (failedAt !== null && periodOf(now) === periodOf(failedAt)) return;
+    dueFold = { upTo, at: now };
+    foldDueChunk();
   };
 
   if (options.foldOnOpen !== false) fold();
@@ -197,7 +230,10 @@ export function openStoreRollups(
     committed() {
       directory.commit();
       if (recorded !== null) {
+        const now = options.clock.now();
+        if (periodOf(now) > periodOf(lastJournalAt)) closedThrough = journaledThrough;
         journaledThrough = recorded;
+        lastJournalAt = now;
         batchesSinceFold += 1;
       }
       recorded = null;
@@ -224,6 +260,7 @@ export function openStoreRollups(
     },
     async close() {
       clearInterval(timer);
+      dueFold = null;
       if (unfolded()) fold();
     },
   };
