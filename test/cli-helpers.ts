@@ -58,7 +58,7 @@ function collector(append: (text: string) => void): Writable {
 }
 
 /**
- * An admin command (accounts, keys, alerts, games, import) through the binary's own dispatch
+ * An admin command (accounts, keys, alerts, games, import, replay) through the binary's dispatch
  * (src/cli/main.ts) in this process: the same exit code and output as `runCli` without a
  * process start per call (Node, tsx and the command's modules: 0.7 s of CPU for `keys list`).
  */

@@ -4,6 +4,7 @@
  * fresh data dir. The recording holds no secret, and a server on the replayed data dir answers
  * pricing, NBBO and history for the recorded items exactly like a server on the recording
  * run's own data dir (ingest and calculation times and age-decayed confidences aside).
+ * `replay --to-fixture` runs in-process.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ import { MINUTE } from '../src/domain/clock.ts';
 import type { MarketId } from '../src/domain/markets.ts';
 import { servedFixtures } from '../src/markets/testing/fixtures.ts';
 import { startStandInSet, type StandInSet } from '../src/markets/testing/stand-in-set.ts';
-import { BIN, childEnv, startServer, tempDataDir } from './cli-helpers.ts';
+import { BIN, childEnv, runInProcess, startServer, tempDataDir } from './cli-helpers.ts';
 
 const MARKETS: MarketId[] = ['csdeals', 'skinport', 'csfloat', 'waxpeer'];
 const SECRETS = {
@@ -146,8 +147,10 @@ describe('serve --record, then replay into a fresh data dir', () => {
     const replay = await run(['replay', recording, '--data', replayData], env);
     assert.equal(replay.code, 0, replay.out);
     assert.match(replay.out, /polls replayed/);
-    const recorded = await answers(liveData, env);
-    const replayed = await answers(replayData, env);
+    const [recorded, replayed] = await Promise.all([
+      answers(liveData, env),
+      answers(replayData, env),
+    ]);
     for (const [index, path] of PATHS.entries()) {
       assert.deepEqual(replayed[index], recorded[index], path);
     }
@@ -155,11 +158,9 @@ describe('serve --record, then replay into a fresh data dir', () => {
 
   test('--to-fixture writes the newest answers as connector fixtures', async () => {
     const out = join(dir, 'fixtures');
-    const result = await run(
-      ['replay', recording, '--to-fixture', out, '--market', 'csdeals'],
-      env,
-    );
-    assert.equal(result.code, 0, result.out);
+    const args = ['replay', recording, '--to-fixture', out, '--market', 'csdeals'];
+    const result = await runInProcess(args, env);
+    assert.equal(result.code, 0, result.stderr);
     const files = readdirSync(out);
     assert.ok(files.length > 0 && files.every((name) => name.startsWith('recorded-csdeals-')));
     const fixture = JSON.parse(readFileSync(join(out, files[0]!), 'utf8'));

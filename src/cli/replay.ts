@@ -21,6 +21,7 @@ import {
   UsageError,
 } from './args.ts';
 import { changeSink, refuseWhileServing } from './import.ts';
+import { printLine, type CliIo } from './io.ts';
 
 const OPTIONS = {
   ...STORE_OPTIONS,
@@ -32,8 +33,9 @@ const OPTIONS = {
 async function intoStore(
   dir: string,
   values: Parameters<typeof storeConfigFrom>[0] & { fx?: string },
+  io: CliIo,
 ) {
-  const config = storeConfigFrom(values, process.env);
+  const config = storeConfigFrom(values, io.env);
   refuseWhileServing(config);
   const { prices: store, history } = createPriceStore(config, systemClock);
   const changes = changeSink(config);
@@ -46,7 +48,8 @@ async function intoStore(
       book: changes.sink,
       fallbackFx: values.fx ? await loadFxTable(values.fx) : DEFAULT_FX,
     });
-    console.log(
+    printLine(
+      io,
       `${dir}: ${summary.polls} polls replayed (${summary.failedPolls} failed), ` +
         `${summary.observations} observations, ${summary.sides} book sides stored` +
         (summary.skipped > 0
@@ -59,7 +62,7 @@ async function intoStore(
   }
 }
 
-export async function replayCommand(argv: string[]): Promise<void> {
+export async function replayCommand(argv: string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseCommandArgs(argv, OPTIONS, 1);
   const dir = requirePositional(positionals, 0, 'DIR');
   if (!existsSync(dir)) throw new UsageError(`no such recording directory: ${dir}`);
@@ -67,11 +70,12 @@ export async function replayCommand(argv: string[]): Promise<void> {
     const out = values['to-fixture'];
     if (out) {
       const markets = (values.market as string[] | undefined) ?? [];
-      for (const file of recordingToFixtures(dir, out, loadCatalogs(), markets)) console.log(file);
+      for (const file of recordingToFixtures(dir, out, loadCatalogs(), markets))
+        printLine(io, file);
       return;
     }
     if (values.market) throw new UsageError('--market applies to --to-fixture only');
-    await intoStore(dir, values);
+    await intoStore(dir, values, io);
   } catch (error) {
     if (error instanceof RecordingError) throw new UsageError(error.message);
     throw error;

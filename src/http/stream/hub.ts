@@ -32,16 +32,25 @@ import type { FeeModel } from '../../markets/fees.ts';
 import { computeNbbo } from '../../pricing/nbbo.ts';
 import { pricingSnapshot } from '../../pricing/snapshot.ts';
 import type { MarketSelection } from '../../pricing/top-of-book.ts';
+import {
+  byKey,
+  endOf,
+  frameTail,
+  healthKey,
+  ID_SPAN,
+  parseWatchKey,
+  replayFrames,
+  TopicIndex,
+  type StreamEventType,
+  type Topic,
+} from './topics.ts';
 import { Watch, watchKey, type WatchedItem } from './watch.ts';
 
-export type StreamEventType = 'quote' | 'nbbo' | 'stale' | 'health';
-export const STREAM_EVENT_TYPES: readonly StreamEventType[] = ['quote', 'nbbo', 'stale', 'health'];
+export { STREAM_EVENT_TYPES, ID_SPAN, type StreamEventType } from './topics.ts';
 
 export const PING_EVERY_MS = 15_000;
 export const DEFAULT_REPLAY_MS = 10 * 60_000;
 export const DEFAULT_MAX_BUFFERED = 200_000;
-/** Event ids per position: more than a stream of 1,000 items can receive at one position. */
-export const ID_SPAN = 65_536;
 /** Scaled out, an idle tick is asked of the bus after this long without a position. */
 export const IDLE_TICK_MS = 1_000;
 /** Scaled out, topics with streams here are announced again this often. */
@@ -80,13 +89,6 @@ export interface StreamHubOptions {
   tickMs?: number;
 }
 
-interface TopicEvent {
-  position: number;
-  type: StreamEventType;
-  /** `\nevent: …\ndata: …\n\n`: the frame after its id line. */
-  tail: string;
-}
-
 interface Subscriber {
   keys: readonly string[];
   types: ReadonlySet<StreamEventType>;
@@ -96,40 +98,8 @@ interface Subscriber {
   outbox: string[] | null;
 }
 
-interface Topic {
-  key: string;
-  game: Game;
-  /** null for a game's health topic. */
-  watch: Watch | null;
-  statuses: ReadonlyMap<MarketId, string>;
-  /** The position it began at: a resume needs a point at or after it. */
-  since: number;
-  events: TopicEvent[];
-  head: number;
-  subscribers: Set<Subscriber>;
-  /** Clock time it was last wanted (a stream here left, or another process announced it). */
-  wantedAt: number;
-  announcedAt: number;
-}
-
 export function sseFrame(id: number, type: string, data: unknown): string {
   return `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-const frameTail = (type: string, json: string) => `\nevent: ${type}\ndata: ${json}\n\n`;
-/** The last id of a position (a snapshot taken there carries it). */
-const endOf = (position: number) => position * ID_SPAN + ID_SPAN - 1;
-const healthKey = (game: Game) => `${game}|health`;
-const byKey = (a: Topic, b: Topic) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-
-/** `${game}|${id}|${markets or *}` back to its parts, or null. */
-function parseWatchKey(key: string) {
-  const [game, id, markets] = key.split('|');
-  if (!isGame(game) || !id || markets === undefined) return null;
-  const selection: MarketSelection = {
-    markets: markets === '*' ? null : new Set(markets.split(',') as MarketId[]),
-  };
-  return { game, id, selection };
 }
 
 export class StreamHub {
@@ -142,8 +112,7 @@ export class StreamHub {
   /** Health is read when `at` enters a new period of `healthEveryMs` (the same on every process). */
   private healthBucket: number;
   private lastPositionSeenAt: number;
-  private readonly topics = new Map<string, Topic>();
-  private readonly topicsByItem = new Map<string, Set<Topic>>();
+  private readonly topics = new TopicIndex<Subscriber>();
   private readonly changed = new Set<string>();
   private readonly all = new Set<Subscriber>();
   private readonly outboxes = new Set<Subscriber>();
@@ -326,17 +295,17 @@ export class StreamHub {
     if (this.topics.size === 0) return;
     for (const itemId of change.itemIds) {
       const byItem = `${change.game}|${itemId}`;
-      if (this.topicsByItem.has(byItem)) this.changed.add(byItem);
+      if (this.topics.watchesItem(byItem)) this.changed.add(byItem);
     }
     if (this.options.positions || this.changed.size === 0) return;
     const now = this.options.clock.now();
     this.advance(this.nextOwnPosition(now), now);
   }
 
-  private touchedTopics(at: number): Topic[] {
-    const touched = new Set<Topic>();
+  private touchedTopics(at: number): Topic<Subscriber>[] {
+    const touched = new Set<Topic<Subscriber>>();
     for (const byItem of this.changed) {
-      for (const topic of this.topicsByItem.get(byItem) ?? []) touched.add(topic);
+      for (const topic of this.topics.ofItem(byItem)) touched.add(topic);
     }
     this.changed.clear();
     const healthBucket = Math.floor(at / (this.options.healthEveryMs ?? 5_000));
@@ -348,7 +317,12 @@ export class StreamHub {
     return [...touched].sort(byKey);
   }
 
-  private refresh(topic: Topic, position: number, at: number, held: Map<Subscriber, string[]>) {
+  private refresh(
+    topic: Topic<Subscriber>,
+    position: number,
+    at: number,
+    held: Map<Subscriber, string[]>,
+  ) {
     const events = topic.watch
       ? topic.watch.refresh(this.options.book.sides(topic.game, topic.watch.item.id), at)
       : this.healthChanges(topic, at);
@@ -365,7 +339,7 @@ export class StreamHub {
     }
   }
 
-  private healthChanges(topic: Topic, at: number) {
+  private healthChanges(topic: Topic<Subscriber>, at: number) {
     const statuses = this.options.healthStatuses?.(topic.game, at) ?? new Map<MarketId, string>();
     const changes: { type: 'health'; data: { id: MarketId; status: string } }[] = [];
     for (const [id, status] of statuses) {
@@ -406,38 +380,9 @@ export class StreamHub {
 
   /** The stream's events after `lastEventId`, numbered exactly as they were first sent. */
   private replay(subscriber: Subscriber, lastEventId: number): void {
-    const from = Math.floor(lastEventId / ID_SPAN);
-    const topics = subscriber.keys.map((key) => this.topics.get(key)!).sort(byKey);
-    const events: TopicEvent[] = [];
-    for (const topic of topics) {
-      for (let index = this.firstAt(topic, from); index < topic.events.length; index += 1) {
-        const event = topic.events[index]!;
-        if (subscriber.types.has(event.type)) events.push(event);
-      }
-    }
-    events.sort((a, b) => a.position - b.position);
-    const frames: string[] = [];
-    let position = -1;
-    let index = 0;
-    for (const event of events) {
-      index = event.position === position ? index + 1 : 0;
-      position = event.position;
-      const id = position * ID_SPAN + index;
-      if (id > lastEventId) frames.push(`id: ${id}${event.tail}`);
-    }
+    const topics = subscriber.keys.map((key) => this.topics.get(key)!);
+    const frames = replayFrames(topics, subscriber.types, lastEventId);
     if (frames.length > 0) this.send(subscriber, frames.join(''));
-  }
-
-  /** The index of the topic's first held event at or after `position`. */
-  private firstAt(topic: Topic, position: number): number {
-    let low = topic.head;
-    let high = topic.events.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (topic.events[mid]!.position < position) low = mid + 1;
-      else high = mid;
-    }
-    return low;
   }
 
   private attach(subscriber: Subscriber): void {
@@ -463,27 +408,8 @@ export class StreamHub {
     return false;
   }
 
-  private addTopic(key: string, game: Game, watch: Watch | null): Topic {
-    const now = this.options.clock.now();
-    const topic: Topic = {
-      key,
-      game,
-      watch,
-      statuses: new Map(),
-      since: this.position,
-      events: [],
-      head: 0,
-      subscribers: new Set(),
-      wantedAt: now,
-      announcedAt: now,
-    };
-    this.topics.set(key, topic);
-    if (!watch) return topic;
-    const byItem = `${game}|${watch.item.id}`;
-    let set = this.topicsByItem.get(byItem);
-    if (!set) this.topicsByItem.set(byItem, (set = new Set()));
-    set.add(topic);
-    return topic;
+  private addTopic(key: string, game: Game, watch: Watch | null): Topic<Subscriber> {
+    return this.topics.add(key, game, watch, this.position, this.options.clock.now());
   }
 
   private ensureWatch(key: string, game: Game, item: WatchedItem, selection: MarketSelection) {
@@ -494,7 +420,7 @@ export class StreamHub {
     return this.addTopic(key, game, watch);
   }
 
-  private ensureHealth(game: Game): Topic {
+  private ensureHealth(game: Game): Topic<Subscriber> {
     const held = this.topics.get(healthKey(game));
     if (held) return held;
     const topic = this.addTopic(healthKey(game), game, null);
@@ -593,17 +519,10 @@ export class StreamHub {
     }
     const keepFor = this.replayMs + (this.options.positions ? ANNOUNCE_EVERY_MS : 0);
     for (const topic of [...this.topics.values()]) {
-      if (topic.subscribers.size === 0 && now - topic.wantedAt >= keepFor) this.forget(topic);
+      if (topic.subscribers.size === 0 && now - topic.wantedAt >= keepFor) {
+        this.buffered -= topic.events.length - topic.head;
+        this.topics.forget(topic);
+      }
     }
-  }
-
-  private forget(topic: Topic): void {
-    this.topics.delete(topic.key);
-    this.buffered -= topic.events.length - topic.head;
-    if (!topic.watch) return;
-    const byItem = `${topic.game}|${topic.watch.item.id}`;
-    const set = this.topicsByItem.get(byItem);
-    set?.delete(topic);
-    if (set?.size === 0) this.topicsByItem.delete(byItem);
   }
 }
