@@ -2,11 +2,13 @@
  * The default `npm start` server as a new user runs it (`pricing serve --source sim`, default
  * backfill, full catalogs, nothing pinned): time from spawn to first prices on an empty data
  * dir and on restart, time to the end of the backfill (it runs beside live ingest), RSS steady
- * (two minutes after the backfill) and peak (VmHWM, backfill included), bytes written to storage projected to a day (/proc/<pid>/io `write_bytes`, see proc(5)), and
- * `/v1/items/all` latency with gzip. The first start's threads report their V8 heaps
- * (bench/thread-heaps.mjs) so the steady RSS can be split per thread.
+ * (two minutes after the backfill) and peak (VmHWM, backfill included), bytes written to storage
+ * projected to a day (/proc/<pid>/io `write_bytes`, see proc(5)), and `/v1/items/all` latency
+ * with gzip. The first start's threads report their V8 heaps (bench/thread-heaps.mjs), and its
+ * RSS is sampled every 2 s: the steady RSS and the largest sample are split per component
+ * (bench/rss-parts.ts).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -19,6 +21,7 @@ import {
   PRICING_BIN,
 } from './harness.ts';
 import { BENCH_ITEM } from './http-reads.ts';
+import { componentsLine, smapsKinds, threadHeapsAt, type SmapsKinds } from './rss-parts.ts';
 import { waitForPrices } from './pinned.ts';
 
 const THREAD_HEAPS = join(import.meta.dirname, 'thread-heaps.mjs');
@@ -80,52 +83,46 @@ function serverEnv(heapsFile: string | null): NodeJS.ProcessEnv {
   };
 }
 
-interface HeapLine {
-  thread: string;
+/** The largest RSS sampled every few seconds, with its mappings by kind, and when. */
+interface LargestSample {
+  rssBytes: number;
   at: number;
-  heapMb: number;
-  usedMb: number;
-  peakMb: number;
-  arrayBuffersMb: number;
+  kinds: SmapsKinds;
 }
 
-/**
- * A thread that wrote no sample this long before `at` had ended (the catalog build thread ends
- * within seconds of the start; a busy or low-priority thread may skip a few 5 s samples).
- */
-const SAMPLE_GAP_MS = 60_000;
+const SAMPLE_EVERY_MS = 2_000;
 
-/**
- * RSS per component at `at` (ms since the epoch): each live thread's V8 heap and array buffers
- * (its last sample), and the rest of the RSS (native: SQLite page caches, code, stacks, malloc).
- * Array buffers are counted once per thread that reports them.
- */
-function components(heapsFile: string, at: number, rssBytes: number): string {
-  const last = new Map<string, HeapLine>();
-  const lines = existsSync(heapsFile) ? readFileSync(heapsFile, 'utf8') : '';
-  for (const text of lines.split('\n')) {
-    if (text === '') continue;
-    const line = JSON.parse(text) as HeapLine;
-    if (line.at <= at) last.set(line.thread, line);
-  }
-  const live = [...last.values()].filter((line) => at - line.at <= SAMPLE_GAP_MS);
-  const parts = live.map(
-    (line) =>
-      `${line.thread} thread V8 heap ${line.heapMb} MB (${line.usedMb} used, largest ${line.peakMb}) + ${line.arrayBuffersMb} MB array buffers`,
-  );
-  const counted = live.reduce((sum, line) => sum + line.heapMb + line.arrayBuffersMb, 0);
-  const rest = Math.round(rssBytes / 1024 / 1024 - counted);
-  return `RSS per component: ${parts.join('; ')}; the rest (native: SQLite caches, code, stacks, malloc) ${rest} MB`;
+/** Samples the RSS of `pid` until stopped; keeps the largest sample's composition. */
+function sampleLargest(pid: number) {
+  let largest: LargestSample | null = null;
+  const timer = setInterval(() => {
+    const { rssBytes } = procFigures(pid);
+    if (largest !== null && rssBytes <= largest.rssBytes) return;
+    largest = { rssBytes, at: Date.now(), kinds: smapsKinds(pid) };
+  }, SAMPLE_EVERY_MS);
+  return {
+    stop() {
+      clearInterval(timer);
+      return largest;
+    },
+  };
+}
+
+/** The largest V8 heap each thread reported, from its samples. */
+function largestHeaps(heapsFile: string, at: number): string {
+  const heaps = threadHeapsAt(heapsFile, at);
+  return heaps.map((line) => `${line.thread} ${line.peakMb} MB`).join(', ');
 }
 
 async function startToPrices(dataDir: string, key: () => string, heapsFile: string | null = null) {
   const started = performance.now();
+  const startedAt = Date.now();
   const args = [PRICING_BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
   const server = await spawnServer([...args, '--log-level', 'warn'], 600_000, serverEnv(heapsFile));
   const backfilled = watchBackfill(server, started);
   const pricing = `${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`;
   await waitForPrices(pricing, key(), 600_000);
-  return { server, seconds: (performance.now() - started) / 1000, backfilled };
+  return { server, seconds: (performance.now() - started) / 1000, backfilled, startedAt };
 }
 
 /** ms from request to the last byte of a gzip-encoded /v1/items/all. */
@@ -172,6 +169,7 @@ export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Pr
     `first start to first prices (empty data dir, default backfill): ${first.seconds.toFixed(1)} s`,
   );
   const pid = first.server.child.pid!;
+  const largest = sampleLargest(pid);
   try {
     // Steady means after the backfill, which runs beside live ingest once prices are served.
     await within(first.backfilled.finished, BACKFILL_CAP_S * 1000);
@@ -192,7 +190,18 @@ export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Pr
     console.log(
       `RSS ${after} s after the backfill: steady ${mb(steady.rssBytes)}, peak ${mb(steady.peakBytes)} (VmHWM, backfill included)`,
     );
-    console.log(components(heapsFile, steadyAt, steady.rssBytes));
+    const steadyKinds = smapsKinds(pid);
+    const peak = largest.stop();
+    console.log(
+      `RSS per component, steady: ${componentsLine(steadyKinds, threadHeapsAt(heapsFile, steadyAt))}`,
+    );
+    if (peak !== null) {
+      const at = `${((peak.at - first.startedAt) / 1000).toFixed(0)} s after spawn`;
+      console.log(
+        `RSS per component at the largest sampled RSS (${mb(peak.rssBytes)}, ${at}; sampled every ${SAMPLE_EVERY_MS / 1000} s): ${componentsLine(peak.kinds, threadHeapsAt(heapsFile, peak.at))}`,
+      );
+    }
+    console.log(`largest V8 heap per thread: ${largestHeaps(heapsFile, steadyAt)}`);
     const written = steady.writeBytes - windowStart.writeBytes;
     const perDay = (written / windowSeconds) * DAY_S;
     console.log(
@@ -203,6 +212,7 @@ export async function benchFootprint(settleSeconds = 60, windowSeconds = 60): Pr
     );
     console.log(`GET /v1/items/all: ${await itemsAllLatency(first.server, demoKey())}`);
   } finally {
+    largest.stop();
     await first.server.stop();
   }
   const restart = await startToPrices(dataDir, demoKey);

@@ -3,6 +3,7 @@
  * gracefully. HTTP roles print `listening on <url>`; the ingest role prints
  * `ingest running as <owner>`. PRICING_CLOCK_OFFSET_FILE shifts the process clock (tests only).
  */
+import { applyHeapPolicy } from '../boot/heap-policy.ts';
 import { clockFromEnv } from '../boot/offset-clock.ts';
 import { resolveServeConfig, ConfigError } from '../config.ts';
 import { startService } from '../main.ts';
@@ -109,6 +110,7 @@ async function checkFiles(config: ReturnType<typeof readConfig>): Promise<void> 
 export async function serveCommand(argv: string[]): Promise<number> {
   const config = readConfig(argv);
   await checkFiles(config);
+  applyHeapPolicy();
   const service = await startService(config, clockFromEnv());
   if (service.demoKey) {
     console.log(`demo API key (Enterprise, shown once; also in ${config.dataDir}/demo-key.txt):`);

@@ -124,7 +124,7 @@ export function openStoreRollups(
   /** Folds journal entries past the mark through `upTo`; `more` when it stopped at the row limit. */
   const foldSome = db.transaction((upTo: number) => {
     statements.lockHistory.run();
-    cache.begin();
+    cache.clear();
     const stored = statements.readFrontiers.get()!;
     TIERS.forEach((tier, index) => (cache.frontier[tier] = stored[index]!));
     let through = statements.readMark.get()!;
@@ -150,6 +150,7 @@ export function openStoreRollups(
       return more;
     } finally {
       changed.length = 0;
+      cache.clear();
     }
   };
 
