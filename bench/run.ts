@@ -1,6 +1,7 @@
 /** `npm run bench`: every benchmark, each reporting a ratio against a baseline from the same run. */
 import { benchAttributes } from './attributes.ts';
 import { benchDiskDay } from './disk-day.ts';
+import { benchPostgresDiskDay } from './disk-day-pg.ts';
 import { benchFootprint } from './footprint.ts';
 import { benchHistory } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
@@ -76,6 +77,12 @@ if (wanted('disk-day')) {
     '\n## disk-day: disk written (real server, steady window) and kept (one simulated day) per day by the default npm start',
   );
   await benchDiskDay();
+}
+if (wanted('disk-pg')) {
+  console.log(
+    '\n## disk-pg: PostgreSQL written and kept per day, the default start on a scratch cluster',
+  );
+  await benchPostgresDiskDay();
 }
 if (wanted('footprint')) {
   console.log('\n## footprint: the default npm start server: start, RSS, disk, items/all');

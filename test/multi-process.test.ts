@@ -192,7 +192,8 @@ describe(
 
     test('a quote polled after start reaches both API processes', async () => {
       const since = Date.now();
-      const seen = await within(60_000, 'a freshly polled quote on API 1', async () => {
+      // A hang guard: the fastest simulated markets poll once a minute, later on a busy machine.
+      const seen = await within(180_000, 'a freshly polled quote on API 1', async () => {
         const newest = await newestQuote(apis[0]!, opsKey);
         return newest >= since ? newest : null;
       });
@@ -235,8 +236,9 @@ describe(
       await within(LEASE_MS * 2 + SETTLES_WITHIN_MS, 'standby holds the lease', async () =>
         (await leaseHolderPid()) === ingestB.child.pid ? true : null,
       );
+      // The standby's first polls after the takeover: 60 s only guards against a hang.
       for (const api of apis) {
-        await within(10_000, `quotes advance on ${api.baseUrl}`, async () =>
+        await within(60_000, `quotes advance on ${api.baseUrl}`, async () =>
           (await newestQuote(api, opsKey)) > killedAt ? true : null,
         );
       }

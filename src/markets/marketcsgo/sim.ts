@@ -65,9 +65,7 @@ export const TM_PROFILE = {
   listingCounts: true,
   cacheMs: 0,
   sourceTime: 'generated_at',
-  depthOnly: false,
   singleSales: true,
-  saleQuantities: false,
   statsWindowMs: 0,
 } as const;
 

@@ -24,7 +24,7 @@ import { itemMarketKey, unitsPerUsd } from './price-model.ts';
 import { SIM_PROFILES } from './profiles.ts';
 import { isListed, quoteAt } from './quote.ts';
 import { salesAsReported, salesBetween } from './sales.ts';
-import { crawlsDepth, dataTimeAt, isDeep, toNativeUnits } from './snapshot.ts';
+import { dataTimeAt, toNativeUnits } from './snapshot.ts';
 import { createSimWorld, type SimCatalogs, type SimWorld } from './world.ts';
 
 export interface SimBackfillOptions {
@@ -180,15 +180,11 @@ function collectBooks(
     dataTime,
   };
   const nativePerUsdCent = (unitsPerUsd(world.seed, info.currency, dataTime) * info.scale) / 100;
-  const depthOnly = SIM_PROFILES[market].depthOnly;
-  const crawls = crawlsDepth(market);
-  const count = itemCount(world, simGame);
   for (const rank of ranks) {
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);
     if (!isListed(market, item, imKey, dataTime)) continue;
-    const withBids = !depthOnly || (crawls && isDeep(world, market, rank, count, dataTime));
-    const quote = quoteAt(world, market, item, imKey, dataTime, nativePerUsdCent, withBids);
+    const quote = quoteAt(world, market, item, imKey, dataTime, nativePerUsdCent);
     pushRowObservations(out, ctx, item.name, quote, []);
   }
 }
@@ -208,10 +204,7 @@ function collectSales(
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);
     if (!isListed(market, item, imKey, toMs)) continue;
-    for (const sale of salesAsReported(
-      market,
-      salesBetween(world, market, item, imKey, fromMs, toMs),
-    )) {
+    for (const sale of salesAsReported(salesBetween(world, market, item, imKey, fromMs, toMs))) {
       out.push({
         game: simGame.game,
         market,

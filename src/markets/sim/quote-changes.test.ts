@@ -55,8 +55,7 @@ describe('quote changes', () => {
     const imKey = itemMarketKey(world, 'buff163', item);
     const { currency, scale } = MARKET_INFO.buff163;
     const rateAt = (at: number) => (unitsPerUsd(world.seed, currency, at) * scale) / 100;
-    const quoteAtTime = (at: number) =>
-      quoteAt(world, 'buff163', item, imKey, at, rateAt(at), true);
+    const quoteAtTime = (at: number) => quoteAt(world, 'buff163', item, imKey, at, rateAt(at));
     let compared = 0;
     for (let day = 0; day < 20; day += 1) {
       const changed = lastChangeAt(imKey, item.popularity, START + day * DAY);

@@ -32,8 +32,8 @@ describe('underpriced units', () => {
     const imKey = itemMarketKey(world, 'buff163', item);
     let at = START;
     while (undercutPrice(imKey, at, 1_000_000) === null) at += 20 * MINUTE;
-    const quote = quoteAt(world, 'buff163', item, imKey, at, 7.1, true);
-    const normal = quoteAt(world, 'buff163', item, imKey, at - 20 * MINUTE, 7.1, true);
+    const quote = quoteAt(world, 'buff163', item, imKey, at, 7.1);
+    const normal = quoteAt(world, 'buff163', item, imKey, at - 20 * MINUTE, 7.1);
     assert.equal(quote.ask[0]!.quantity, 1);
     assert.ok(quote.ask[0]!.price < quote.ask[1]!.price * 0.91);
     assert.ok(quote.ask[0]!.price < normal.ask[0]!.price * 0.95);

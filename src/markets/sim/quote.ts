@@ -115,7 +115,6 @@ export function quoteAt(
   imKey: number,
   timeMs: number,
   nativePerUsdCent: number,
-  withBids: boolean,
 ): SimQuote {
   const profile = SIM_PROFILES[market];
   const changedAt = world.quotesHold ? lastChangeAt(imKey, item.popularity, timeMs) : timeMs;
@@ -130,7 +129,7 @@ export function quoteAt(
   const listingCount = sum(full, 'quantity') + tail(shapeKey, item, 104);
   const ask = full;
   const bestAsk = ask[0]!.price;
-  if (tops.bidUsdCents === null || !withBids) {
+  if (tops.bidUsdCents === null) {
     return { ask, listingCount, bid: null, orderCount: null };
   }
   const bidKey = mix(shapeKey, 105);

@@ -70,7 +70,6 @@ describe('simulated sales', () => {
     const case_ = reported.filter((sale) => sale.item === 'Recoil Case');
     const key = itemMarketKey(world, 'buff163', popular);
     const expected = salesAsReported(
-      'buff163',
       salesBetween(world, 'buff163', popular, key, NOON - cadence, NOON + 4 * HOUR - cadence),
     );
     assert.ok(expected.length > 10);

@@ -79,12 +79,11 @@ function saleAt(
 }
 
 /**
- * Sales as the market's answers report them: where a sale carries no quantity, a multi-unit
- * sale is that many one-unit sales.
+ * Sales as the markets' answers report them: no market's sale says how many units it was, so a
+ * multi-unit sale is that many one-unit sales.
  */
-export function salesAsReported(market: MarketId, sales: SimSale[]): SimSale[] {
-  if (SIM_PROFILES[market].saleQuantities || sales.every((sale) => sale.quantity === 1))
-    return sales;
+export function salesAsReported(sales: SimSale[]): SimSale[] {
+  if (sales.every((sale) => sale.quantity === 1)) return sales;
   return sales.flatMap((sale) =>
     Array.from({ length: sale.quantity }, () => ({ ...sale, quantity: 1 })),
   );

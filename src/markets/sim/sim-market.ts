@@ -35,11 +35,6 @@ export interface SimProfile {
   quotesPhases: boolean;
   /** The source time the parser sets on books (its `sourceTimeKind`), null when none. */
   sourceTime: string | null;
-  /**
-   * Per-item endpoints crawled in rotating slices: bids and sales come only with them (and
-   * listings, on markets that have listings). False: what the market says, it says of every row.
-   */
-  depthOnly: boolean;
   /** Whether single sales are sent (false: none, or only statistics over a window). */
   singleSales: boolean;
   /**
@@ -48,8 +43,6 @@ export interface SimProfile {
    * sales are then those of the last poll window).
    */
   statsWindowMs: number;
-  /** Whether a sale says how many units it was (false: a multi-unit sale is several sales). */
-  saleQuantities: boolean;
 }
 
 export interface NativeSale {
@@ -61,7 +54,7 @@ export interface NativeSale {
 export interface SimQuote {
   ask: RawLevel[];
   listingCount: number;
-  /** null when this fetch says nothing about bids for the item. */
+  /** null on a market without buy orders. */
   bid: RawLevel[] | null;
   orderCount: number | null;
 }

@@ -21,11 +21,6 @@ export function dataTimeAt(market: MarketId, now: number, lagMs: number): number
   return (cacheMs > 0 ? Math.floor(now / cacheMs) * cacheMs : now) - lagMs;
 }
 
-/** Markets whose per-item endpoints are crawled in slices (listings, or all their depth). */
-export function crawlsDepth(market: MarketId): boolean {
-  return MARKET_INFO[market].capabilities.listings || SIM_PROFILES[market].depthOnly;
-}
-
 /** Whether the item at popularity `rank` is in this fetch's depth slice. */
 export function isDeep(
   world: SimWorld,
@@ -90,8 +85,7 @@ export function buildSnapshot(
     statsWindowMs > 0
       ? { from: dataTime - statsWindowMs, to: dataTime }
       : salesWindow(market, dataTime);
-  const depthOnly = SIM_PROFILES[market].depthOnly;
-  const crawls = crawlsDepth(market);
+  const crawls = info.capabilities.listings;
   for (let rank = 0; rank < universe; rank += 1) {
     const item = simGame.items[rank]!;
     const imKey = itemMarketKey(world, market, item);
@@ -100,25 +94,15 @@ export function buildSnapshot(
       crawls &&
       (world.deepRanks[game]?.has(rank) === true ||
         isDeep(world, market, rank, universe, dataTime));
-    const quote = quoteAt(
-      world,
-      market,
-      item,
-      imKey,
-      dataTime,
-      nativePerUsdCent,
-      !depthOnly || deep,
-    );
-    const reportsSales = info.capabilities.sales && (!depthOnly || deep);
-    const sales = reportsSales
-      ? salesAsReported(
-          market,
-          salesBetween(world, market, item, imKey, window.from, window.to),
-        ).map((sale) => ({
-          price: toNativeUnits(world, info.currency, info.scale, sale.usdCents, sale.soldAt),
-          quantity: sale.quantity,
-          soldAt: sale.soldAt,
-        }))
+    const quote = quoteAt(world, market, item, imKey, dataTime, nativePerUsdCent);
+    const sales = info.capabilities.sales
+      ? salesAsReported(salesBetween(world, market, item, imKey, window.from, window.to)).map(
+          (sale) => ({
+            price: toNativeUnits(world, info.currency, info.scale, sale.usdCents, sale.soldAt),
+            quantity: sale.quantity,
+            soldAt: sale.soldAt,
+          }),
+        )
       : [];
     const withListings = deep && info.capabilities.listings && hasListings(item);
     const listings = withListings

@@ -85,9 +85,7 @@ export const BULK_LIST = {
   cacheMs: 0,
   quotesPhases: false,
   sourceTime: null,
-  depthOnly: false,
   singleSales: false,
-  saleQuantities: false,
   statsWindowMs: 0,
 } as const;
 

@@ -21,7 +21,7 @@ import { storeHoursOf } from './stored-hours.ts';
 const SERIES_PER_STEP = 2_000;
 
 type Upkeep = Pick<Required<HistoryStore>, 'deleteRollupsBefore' | 'packBefore'>;
-type Ready = () => Pick<StoreRollups, 'statements' | 'flushOwn' | 'rowsRewritten'>;
+type Ready = () => Pick<StoreRollups, 'statements' | 'flushOwn'>;
 
 /**
  * Works on one series, about `limit` buckets at most; returns the buckets deleted or packed, and
@@ -109,7 +109,6 @@ export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep
         prepare?.(tier, cutoff);
         return walkSeries(statements, options.cursor, maxRows, work(statements, tier, cutoff));
       });
-      if (result.changed > 0) ready().rowsRewritten();
       return { deleted: result.changed, cursor: result.next } satisfies CompactionStep;
     };
 

@@ -104,10 +104,8 @@ export interface StoreRollups {
   rolledBack(): void;
   /** Folds what this object journaled and is not folded yet. */
   flushOwn(): Promise<void>;
-  /** Folds everything journaled so far, then lets go of the decoded rows it kept. */
+  /** Folds everything journaled so far. */
   flushAll(): Promise<void>;
-  /** This connection deleted or rewrote rollup rows (an upkeep step). */
-  rowsRewritten(): void;
   close(): Promise<void>;
 }
 
@@ -118,7 +116,7 @@ export function openStoreRollups(
   const statements = prepareRollupStatements(db);
   const directory = new SeriesDirectory(statements);
   const journal = new JournalWriter();
-  const cache = new RollupRowCache(db, statements);
+  const cache = new RollupRowCache(statements);
   let mark = statements.readMark.get()!;
   const changed: CachedRow[] = [];
   const sink = rowSink(cache, changed);
@@ -126,7 +124,7 @@ export function openStoreRollups(
   /** Folds journal entries past the mark through `upTo`; `more` when it stopped at the row limit. */
   const foldSome = db.transaction((upTo: number) => {
     statements.lockHistory.run();
-    cache.begin();
+    cache.clear();
     const stored = statements.readFrontiers.get()!;
     TIERS.forEach((tier, index) => (cache.frontier[tier] = stored[index]!));
     let through = statements.readMark.get()!;
@@ -149,13 +147,10 @@ export function openStoreRollups(
     try {
       const { through, more } = foldSome(upTo);
       mark = through;
-      cache.committed();
       return more;
-    } catch (error) {
-      cache.invalidate();
-      throw error;
     } finally {
       changed.length = 0;
+      cache.clear();
     }
   };
 
@@ -246,17 +241,8 @@ export function openStoreRollups(
     async flushOwn() {
       if (unfolded()) fold();
     },
-    /**
-     * The rows are let go because a store that flushes is done writing for now (an import,
-     * a backfill): kept, they would hold their heap for good (87 MB measured after folding six
-     * fetch rounds of 2,000 items).
-     */
     async flushAll() {
       fold();
-      cache.invalidate();
-    },
-    rowsRewritten() {
-      cache.invalidate();
     },
     async close() {
       clearInterval(timer);
