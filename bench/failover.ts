@@ -15,11 +15,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { ServeConfigSchema } from '../src/config.ts';
 import { MARKET_INFO } from '../src/markets/registry.ts';
 import type { MarketId } from '../src/domain/markets.ts';
 import { spawnServer, type ChildServer, PRICING_BIN } from './harness.ts';
 
 const CHECKPOINTS_S = [30, 60, 120];
+const DEFAULT_LEASE_MS: number = ServeConfigSchema.properties.leaseMs.default;
 const SIM_ITEMS = 2_000;
 /** Fetch records are written every 5 s: a figure up to a time is read this much later. */
 const RECORDS_LAG_MS = 6_000;
@@ -141,7 +143,7 @@ function benchOptions(argv: readonly string[]) {
     options: { 'lease-ms': { type: 'string' }, 'wait-s': { type: 'string' } },
   });
   return {
-    leaseMs: Number(values['lease-ms'] ?? 15_000),
+    leaseMs: Number(values['lease-ms'] ?? DEFAULT_LEASE_MS),
     waitMs: Number(values['wait-s'] ?? 300) * 1000,
   };
 }

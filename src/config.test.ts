@@ -63,7 +63,7 @@ describe('resolveServeConfig', () => {
     assert.equal(config.redisUrl, null);
     assert.equal(config.pgSchema, 'public');
     assert.equal(config.redisPrefix, 'pricing:');
-    assert.equal(config.leaseMs, 15_000);
+    assert.equal(config.leaseMs, 6_000);
   });
 
   test('DATABASE_URL and REDIS_URL configure every role; flags win', () => {

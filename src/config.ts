@@ -70,7 +70,11 @@ export const ServeConfigSchema = Type.Object({
   terminalPerMinute: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 120 }),
   /** `true`, `false` or the trusted proxies' addresses / CIDR ranges (access/trust-proxy.ts). */
   trustProxy: Type.String({ default: 'false' }),
-  leaseMs: Type.Integer({ minimum: 300, maximum: 600_000, default: 15_000 }),
+  /**
+   * The ingest role's per-market lease: a standby polls within it and a second of the holder's
+   * death, so first prices come within 15 s of a kill (BENCHMARKS.md#failover).
+   */
+  leaseMs: Type.Integer({ minimum: 300, maximum: 600_000, default: 6_000 }),
   /** The operator listener for Prometheus metrics; unset: no metrics (see boot/metrics.ts). */
   metricsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   metricsHost: Type.String({ minLength: 1, default: '127.0.0.1' }),

@@ -13,7 +13,7 @@ commands:
   serve [--role all|api|ingest] [--port 8080] [--host 127.0.0.1] [--data ./data]
         [--source sim|none] [--seed N] [--backfill-days 7] [--backfill-items 150] [--sim-items N]
         [--fx FILE] [--fees FILE] [--log-level info] [--database-url URL] [--pg-schema NAME]
-        [--redis-url URL] [--redis-prefix P] [--lease-ms 15000]
+        [--redis-url URL] [--redis-prefix P] [--lease-ms 6000]
         [--source live [--markets FILE] [--record DIR [--record-max-mb 256]]]
   accounts create NAME --plan developer|pro|enterprise [--per-minute N] [--monthly N]
                   [--streams N] [--data DIR]

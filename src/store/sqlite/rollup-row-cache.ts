@@ -1,13 +1,12 @@
 /**
- * Decoded rollup rows kept between folds by the folder's connection, so live ingest (which
- * keeps hitting the current buckets) neither re-reads nor re-decodes them. The cache is only
- * trusted while no other connection has committed to the history file: its `data_version`
- * moves when one has (own commits leave it alone), and then the cache starts over. A failed
- * fold, or an upkeep step on this connection, also empties it, as does outgrowing its limit.
+ * The decoded rollup rows of one fold transaction, so the journal entries of a period that keep
+ * hitting the same buckets neither re-read nor re-decode them. Each transaction starts empty
+ * and lets its rows go when it ends (a decoded row is about 650 bytes of heap, issue 26): a fold
+ * runs once per 10-minute period (store-rollups.ts), so rows kept from the last one would
+ * mostly be of a closed bucket, and another connection may have rewritten them since.
  * Rows are only read inside a fold's transaction, to be written: a bucket of a packed period
  * has its page unpacked back into loose rows first (rollup-pages.ts).
  */
-import type Database from 'better-sqlite3';
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
 import {
@@ -17,18 +16,9 @@ import {
   encodeSideTransient,
   resetTransient,
 } from '../rollup-codec.ts';
-import { HISTORY_SCHEMA } from './history-file.ts';
 import { unpackPage } from './rollup-pages.ts';
 import { SECTION_BITS } from './page-format.ts';
 import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
-
-/**
- * Rows kept at most; past it the cache starts over. A decoded row takes about 650 bytes of heap:
- * at 100,000 the cache held 84 MB (132,000 rows: it only starts over at the next transaction) of
- * the ingest thread's 259 MB live heap in the first polling wave. Rows of a fold's own
- * transaction stay cached until it commits, whatever the limit.
- */
-export const ROW_CACHE_LIMIT = 25_000;
 
 /**
  * Per tier, per series id (small dense integers: an array beats a map here), the rows held,
@@ -80,11 +70,6 @@ function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
 
 export class RollupRowCache {
   private rows = emptyTable();
-  private size = 0;
-  private readonly dataVersion: Database.Statement<[], number>;
-  /** data_version after our last commit; null when the cache is not to be trusted. */
-  private trusted: number | null = null;
-  private seen: number | null = null;
 
   /**
    * Per tier, the highest bucket any row was ever stored with (store-rollups.ts keeps it): a
@@ -92,18 +77,11 @@ export class RollupRowCache {
    */
   readonly frontier: Record<Tier, number> = { '10m': -1, '1h': -1, '1d': -1 };
 
-  constructor(
-    db: Database.Database,
-    private readonly statements: RollupStatements,
-    private readonly limit = ROW_CACHE_LIMIT,
-  ) {
-    this.dataVersion = db.prepare<[], number>(`PRAGMA ${HISTORY_SCHEMA}.data_version`).pluck();
-  }
+  constructor(private readonly statements: RollupStatements) {}
 
-  /** Call at the start of each write transaction. */
-  begin(): void {
-    this.seen = this.dataVersion.get()!;
-    if (this.seen !== this.trusted || this.size > this.limit) this.clear();
+  /** Call at the start and the end of each write transaction. */
+  clear(): void {
+    this.rows = emptyTable();
   }
 
   /** False when no row of the bucket holding `at` can be stored (it lies past the frontier). */
@@ -129,23 +107,6 @@ export class RollupRowCache {
     const row = found ? decodeRow(start, found) : emptyRow(start);
     const cached = { tier, series, bucket, row, dirty: 0, stored: found !== undefined };
     held.push(cached);
-    this.size += 1;
     return cached;
-  }
-
-  /** The transaction committed: the cached rows are what the database holds. */
-  committed(): void {
-    this.trusted = this.seen;
-  }
-
-  /** The transaction rolled back, or rows changed behind the cache's back. */
-  invalidate(): void {
-    this.clear();
-    this.trusted = null;
-  }
-
-  private clear(): void {
-    this.rows = emptyTable();
-    this.size = 0;
   }
 }

@@ -12,9 +12,11 @@
  * once a second: the entries it committed before a 10-minute boundary once that boundary has
  * passed, so each 10-minute row is written once, complete, and a daily row once per 10 minutes
  * (folding every 10 s rewrote a row in every fold that touched it: most of the bytes written).
- * It also folds before reads and retention steps when it journaled something not folded yet; a
- * store that only reads never folds, except on open (by default) what a process that died left
- * in the journal.
+ * It also folds before reads when it journaled something not folded yet. Before an upkeep step
+ * below some time it folds the closed periods, and the open one only if an entry of it observed
+ * something before that time: the pass reads and packs rows that far back only, and folding the
+ * open period early would write its rows twice. A store that only reads never folds, except on
+ * open (by default) what a process that died left in the journal.
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
@@ -104,10 +106,10 @@ export interface StoreRollups {
   rolledBack(): void;
   /** Folds what this object journaled and is not folded yet. */
   flushOwn(): Promise<void>;
-  /** Folds everything journaled so far, then lets go of the decoded rows it kept. */
+  /** Folds what this object journaled that a step on the rows before `beforeMs` must see. */
+  flushBefore(beforeMs: number): Promise<void>;
+  /** Folds everything journaled so far. */
   flushAll(): Promise<void>;
-  /** This connection deleted or rewrote rollup rows (an upkeep step). */
-  rowsRewritten(): void;
   close(): Promise<void>;
 }
 
@@ -118,7 +120,7 @@ export function openStoreRollups(
   const statements = prepareRollupStatements(db);
   const directory = new SeriesDirectory(statements);
   const journal = new JournalWriter();
-  const cache = new RollupRowCache(db, statements);
+  const cache = new RollupRowCache(statements);
   let mark = statements.readMark.get()!;
   const changed: CachedRow[] = [];
   const sink = rowSink(cache, changed);
@@ -126,7 +128,7 @@ export function openStoreRollups(
   /** Folds journal entries past the mark through `upTo`; `more` when it stopped at the row limit. */
   const foldSome = db.transaction((upTo: number) => {
     statements.lockHistory.run();
-    cache.begin();
+    cache.clear();
     const stored = statements.readFrontiers.get()!;
     TIERS.forEach((tier, index) => (cache.frontier[tier] = stored[index]!));
     let through = statements.readMark.get()!;
@@ -149,18 +151,18 @@ export function openStoreRollups(
     try {
       const { through, more } = foldSome(upTo);
       mark = through;
-      cache.committed();
       return more;
-    } catch (error) {
-      cache.invalidate();
-      throw error;
     } finally {
       changed.length = 0;
+      cache.clear();
     }
   };
 
   let recorded: number | null = null;
+  let recordedEarliest = 0;
   let journaledThrough = 0;
+  /** The earliest time observed by what this object journaled in the current period. */
+  let openEarliest = Infinity;
   /** The last entry this object committed before the current 10-minute period began. */
   let closedThrough = 0;
   let lastJournalAt = options.clock.now();
@@ -187,6 +189,10 @@ export function openStoreRollups(
     if (batchesSinceFold >= FOLD_POLICY.batches) return journaledThrough;
     if (periodOf(now) > periodOf(lastJournalAt)) return journaledThrough;
     return closedThrough;
+  };
+  const neededBefore = (beforeMs: number): number => {
+    if (periodOf(options.clock.now()) > periodOf(lastJournalAt)) return journaledThrough;
+    return openEarliest < beforeMs ? journaledThrough : closedThrough;
   };
   /**
    * A due fold of a whole 10-minute period is many transactions: it yields to the event loop
@@ -226,13 +232,18 @@ export function openStoreRollups(
     record(sides, newSales) {
       const blob = journalBatch(journal, directory, sides, newSales);
       recorded = blob && Number(statements.insertJournal.run(blob).lastInsertRowid);
+      recordedEarliest = journal.earliestAt;
     },
     committed() {
       directory.commit();
       if (recorded !== null) {
         const now = options.clock.now();
-        if (periodOf(now) > periodOf(lastJournalAt)) closedThrough = journaledThrough;
+        if (periodOf(now) > periodOf(lastJournalAt)) {
+          closedThrough = journaledThrough;
+          openEarliest = Infinity;
+        }
         journaledThrough = recorded;
+        openEarliest = Math.min(openEarliest, recordedEarliest);
         lastJournalAt = now;
         batchesSinceFold += 1;
       }
@@ -246,17 +257,14 @@ export function openStoreRollups(
     async flushOwn() {
       if (unfolded()) fold();
     },
-    /**
-     * The rows are let go because a store that flushes is done writing for now (an import,
-     * a backfill): kept, they would hold their heap for good (87 MB measured after folding six
-     * fetch rounds of 2,000 items).
-     */
+    async flushBefore(beforeMs) {
+      const upTo = neededBefore(beforeMs);
+      if (upTo <= mark) return;
+      while (foldOnce(upTo));
+      folded();
+    },
     async flushAll() {
       fold();
-      cache.invalidate();
-    },
-    rowsRewritten() {
-      cache.invalidate();
     },
     async close() {
       clearInterval(timer);
