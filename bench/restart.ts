@@ -2,7 +2,8 @@
  * Restart of the default server (`pricing serve --source sim`, default backfill) on a data dir
  * left by a first start: time from spawn to first prices and the `boot steps (ms)` line of the
  * restarted process, after a clean stop (SIGTERM once the backfill finished) and after a
- * SIGKILL halfway through the popular-band backfill.
+ * SIGKILL halfway through the popular-band backfill; for the first start's band and the band a
+ * restart resumes, the peak resident memory and the latency of reads made meanwhile.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,8 @@ interface Started {
   output: () => string;
 }
 
+const demoKey = (dataDir: string) => readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
+
 async function startToPrices(dataDir: string): Promise<Started> {
   const started = performance.now();
   const args = [PRICING_BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
@@ -39,7 +42,7 @@ async function startToPrices(dataDir: string): Promise<Started> {
   const collect = (chunk: Buffer) => (output += chunk.toString());
   server.child.stdout!.on('data', collect);
   server.child.stderr!.on('data', collect);
-  const key = readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
+  const key = demoKey(dataDir);
   const url = `${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`;
   await waitForPrices(url, key, 600_000);
   const seconds = (performance.now() - started) / 1000;
@@ -65,6 +68,76 @@ async function waitForOutput(
   return matches();
 }
 
+interface BandWatch {
+  seconds: number;
+  finished: boolean;
+  /** Latencies (ms) of keyless market health and a keyed pricing read, one each a second. */
+  health: number[];
+  pricing: number[];
+  peakRssMb: number;
+}
+
+function rssMb(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return Number(kb ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function timed(url: string, headers: Record<string, string> = {}): Promise<number | null> {
+  const from = performance.now();
+  try {
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer();
+    return response.ok ? performance.now() - from : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * From first prices until the popular band is stored (or the cap): a keyless health read and a
+ * keyed pricing read every second (health is limited to 60 a minute per IP), and the resident
+ * memory of the whole process.
+ */
+async function watchBand(started: Started, key: string): Promise<BandWatch> {
+  const from = performance.now();
+  const watch: BandWatch = { seconds: 0, finished: false, health: [], pricing: [], peakRssMb: 0 };
+  const pricing = `${started.server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`;
+  while (performance.now() - from < BACKFILL_CAP_MS) {
+    const health = await timed(`${started.server.url}/v1/markets/health`);
+    if (health !== null) watch.health.push(health);
+    const priced = await timed(pricing, { Authorization: `ApiKey ${key}` });
+    if (priced !== null) watch.pricing.push(priced);
+    watch.peakRssMb = Math.max(watch.peakRssMb, rssMb(started.server.child.pid!));
+    if (/observations stored/.test(started.output())) {
+      watch.finished = true;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  watch.seconds = (performance.now() - from) / 1000;
+  return watch;
+}
+
+function percentile(values: readonly number[], share: number): string {
+  if (values.length === 0) return '-';
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!.toFixed(0);
+}
+
+function printBand(label: string, watch: BandWatch): void {
+  const reads = (values: number[]) =>
+    `p50 ${percentile(values, 0.5)} ms, p99 ${percentile(values, 0.99)} ms (${values.length} reads)`;
+  console.log(
+    `  ${label}: popular band ${watch.finished ? 'stored' : 'not stored'} ${watch.seconds.toFixed(0)} s after first prices; ` +
+      `peak RSS ${watch.peakRssMb.toFixed(0)} MB; keyless health ${reads(watch.health)}; ` +
+      `keyed pricing ${reads(watch.pricing)}`,
+  );
+}
+
 function bootStepsLine(output: string): string {
   const line = output.split('\n').find((text) => text.includes('boot steps (ms)'));
   if (!line) return '(no boot steps line)';
@@ -76,10 +149,12 @@ function bootStepsLine(output: string): string {
   }
 }
 
-async function stopAndRestart(dataDir: string, label: string): Promise<void> {
+async function stopAndRestart(dataDir: string, label: string, band = false): Promise<void> {
   const restart = await startToPrices(dataDir);
+  const watch = band ? await watchBand(restart, demoKey(dataDir)) : null;
   await waitForOutput(restart, /boot steps \(ms\)/, STEPS_CAP_MS);
   console.log(`restart to first prices (${label}): ${restart.seconds.toFixed(1)} s`);
+  if (watch) printBand('the resumed band', watch);
   console.log(
     `  CPU at first prices: main thread ${restart.mainCpu.toFixed(2)} s, all threads ${restart.processCpu.toFixed(2)} s`,
   );
@@ -93,10 +168,9 @@ async function cleanStop(): Promise<void> {
   try {
     const first = await startToPrices(dataDir);
     console.log(`first start to first prices: ${first.seconds.toFixed(1)} s`);
+    printBand('first start', await watchBand(first, demoKey(dataDir)));
     await waitForOutput(first, /boot steps \(ms\)/, STEPS_CAP_MS);
     console.log(`  boot steps (ms): ${bootStepsLine(first.output())}`);
-    const done = await waitForOutput(first, /observations stored/, BACKFILL_CAP_MS);
-    if (!done) console.log('  backfill still running at the cap');
     await first.server.stop();
     await stopAndRestart(dataDir, 'after SIGTERM, backfill finished');
   } finally {
@@ -118,6 +192,7 @@ async function killedMidBackfill(percent = 40): Promise<void> {
     await stopAndRestart(
       dataDir,
       `after SIGKILL at ${percent}%${killedAt} of the popular-band backfill`,
+      true,
     );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyRetention, DEFAULT_RETENTION } from './retention.ts';
-import { DAY, HOUR, MINUTE } from '../domain/clock.ts';
+import { DAY, HOUR, manualClock, MINUTE } from '../domain/clock.ts';
 import { createSqlitePriceStore } from '../store/sqlite/sqlite-price-store.ts';
 import type { ListingRecord, SideSnapshot } from '../domain/quote.ts';
 
@@ -90,6 +90,53 @@ describe('retention', () => {
     await applyRetention(store, t0 + DAY + HOUR);
     assert.deepEqual([rows(), pages()], [0, 2], 'one page for the market, one for the aggregate');
     assert.deepEqual(await store.readRollups(series, '10m', t0, t0 + DAY), before);
+    await store.close();
+  });
+
+  test('a pass leaves the open 10-minute bucket to its boundary fold: each row written once', async () => {
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const clock = manualClock(t0);
+    const store = createSqlitePriceStore({ path: ':memory:', clock });
+    await store.init();
+    store.db.exec(`CREATE TEMP TABLE row_writes (bucket INTEGER);
+      CREATE TEMP TRIGGER row_inserted AFTER INSERT ON history.rollups_10m
+        BEGIN INSERT INTO row_writes VALUES (new.bucket); END;
+      CREATE TEMP TRIGGER row_updated AFTER UPDATE ON history.rollups_10m
+        BEGIN INSERT INTO row_writes VALUES (new.bucket); END;`);
+    const observe = async (offset: number) => {
+      clock.set(t0 + offset);
+      await store.writeBatch({ sides: [quote(t0 + offset)], sales: [], listings: [] });
+    };
+    await observe(MINUTE);
+    await observe(11 * MINUTE);
+    await applyRetention(store, clock.now());
+    await observe(15 * MINUTE);
+    await applyRetention(store, clock.now());
+    await observe(21 * MINUTE);
+    const writes = store.db
+      .prepare('SELECT bucket, count(*) FROM row_writes GROUP BY bucket ORDER BY bucket')
+      .raw()
+      .all();
+    const bucket = t0 / (10 * MINUTE);
+    assert.deepEqual(writes, [
+      [bucket, 2],
+      [bucket + 1, 2],
+    ]);
+    const series = { game: 'cs2' as const, itemId: 'cs2_a', market: 'csfloat' as const };
+    const [, open] = await store.readRollups(series, '10m', t0, t0 + HOUR);
+    assert.equal(open?.ask?.prices.n, 2, 'the boundary fold wrote the bucket complete');
+    await store.close();
+  });
+
+  test('a pass still folds what the open period observed before its cutoff', async () => {
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const clock = manualClock(t0 + MINUTE);
+    const store = createSqlitePriceStore({ path: ':memory:', clock });
+    await store.init();
+    await store.writeBatch({ sides: [quote(t0 - 2 * DAY)], sales: [], listings: [] });
+    await applyRetention(store, clock.now());
+    const pages = () => store.db.prepare('SELECT count(*) FROM history.pages_10m').pluck().get();
+    assert.equal(pages(), 2, 'the late observation was folded and its settled day packed');
     await store.close();
   });
 });

@@ -89,7 +89,7 @@ function sellOrderPages(snapshot: SimSnapshot): SimPage[] {
 
 function detailPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
   const { name, phase } = steamNameAndPhase(row);
-  const [, buy, bill] = requestsOf(snapshot, name, row.quote.listingCount);
+  const requests = () => requestsOf(snapshot, name, row.quote.listingCount);
   const cny = (units: number) => decimalString(units, snapshot.scale);
   const pages: SimPage[] = [];
   if (row.listings !== null && phase === null) {
@@ -99,7 +99,7 @@ function detailPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
       specific: [],
     }));
     pages.push({
-      request: buy!,
+      request: requests()[1]!,
       body: envelope({ total_count: row.quote.orderCount ?? 0, items: orders }),
     });
   }
@@ -110,7 +110,7 @@ function detailPages(row: SimRow, snapshot: SimSnapshot): SimPage[] {
       transact_time: unixSeconds(sale.soldAt),
       asset_info: { info: { paintindex } },
     }));
-    pages.push({ request: bill!, body: envelope({ ...goodsInfos(name), items }) });
+    pages.push({ request: requests()[2]!, body: envelope({ ...goodsInfos(name), items }) });
   }
   return pages;
 }

@@ -5,6 +5,7 @@
  * (read from its cheapest listing; a Doppler phase's under its phase name, which the real API
  * does not do) and the sold listings of every item that sold.
  */
+import type { SimItem } from '../sim/items.ts';
 import type { SimListing } from '../sim/listings.ts';
 import type { SimMarket, SimPage, SimRow, SimSnapshot } from '../sim/sim-market.ts';
 import { listingsBySteamName, plannedRequest, steamNameAndPhase } from '../sim/wire.ts';
@@ -59,13 +60,25 @@ function listingPages(snapshot: SimSnapshot): SimPage[] {
   }));
 }
 
+const BUY_ORDERS_REQUESTS = new WeakMap<SimItem, ConnectorRequest>();
+
+/** The item's buy-orders read, the same every poll (`listings` is): built once per item. */
+function buyOrdersRequestOf(item: SimItem, listings: ConnectorRequest): ConnectorRequest {
+  let request = BUY_ORDERS_REQUESTS.get(item);
+  if (!request) {
+    request = buyOrdersRequest(listings, `${item.key}`, item.name);
+    BUY_ORDERS_REQUESTS.set(item, request);
+  }
+  return request;
+}
+
 /** `listings`: a keyed listings request, whose credential the buy-orders read carries. */
 function itemPages(row: SimRow, snapshot: SimSnapshot, listings: ConnectorRequest): SimPage[] {
   const { name, phase } = steamNameAndPhase(row);
   const pages: SimPage[] = [];
   if (row.quote.bid !== null) {
     const item = row.item.name;
-    const request = buyOrdersRequest(listings, `${row.item.key}`, item);
+    const request = buyOrdersRequestOf(row.item, listings);
     const body = row.quote.bid.map((level) => ({
       market_hash_name: item,
       price: level.price,

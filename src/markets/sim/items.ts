@@ -29,6 +29,8 @@ export interface SimItem {
   dopplers: DopplerChoice[] | null;
   paintIndex: number | null;
   isStatTrak: boolean;
+  /** The name Steam and the markets filing phases under it use, and the Doppler phase label. */
+  steam: Readonly<{ name: string; phase: string | null }>;
 }
 
 export interface SimGame {
@@ -96,6 +98,14 @@ function dopplersOf(item: CatalogItem): DopplerChoice[] | null {
   return null;
 }
 
+function steamNameAndPhaseOf(item: CatalogItem): SimItem['steam'] {
+  const phase = item.phase;
+  if (item.variantOf === undefined || phase === undefined) {
+    return { name: item.marketHashName, phase: null };
+  }
+  return { name: item.marketHashName.replace(` ${phase}`, ''), phase };
+}
+
 /** Items without simulator hints get a skewed popularity and a log-spread price. */
 function toSimItem(seed: number, item: CatalogItem): SimItem {
   const key = mix(seed, hashString(item.id));
@@ -112,6 +122,7 @@ function toSimItem(seed: number, item: CatalogItem): SimItem {
     dopplers: dopplersOf(item),
     paintIndex: item.paintIndex ?? null,
     isStatTrak: item.stattrak === true || item.marketHashName.includes('StatTrak™'),
+    steam: steamNameAndPhaseOf(item),
   };
 }
 

@@ -11,8 +11,8 @@ import { hasListings, listingsAt } from './listings.ts';
 import { itemMarketKey, unitsPerUsd } from './price-model.ts';
 import { SIM_PROFILES } from './profiles.ts';
 import { isListed, quoteAt } from './quote.ts';
-import { salesAsReported, salesBetween } from './sales.ts';
-import type { SimSnapshot } from './sim-market.ts';
+import { salesBetween, type SimSale } from './sales.ts';
+import type { NativeSale, SimSnapshot } from './sim-market.ts';
 import { ALWAYS_DEEP_ITEMS, universeSize, type SimWorld } from './world.ts';
 
 /** Time the upstream data describes when fetched at `now`. */
@@ -59,6 +59,20 @@ export function salesWindow(market: MarketId, dataTime: number): { from: number;
   return { from: to - cadence, to };
 }
 
+/** The sales in the market's units as its answers report them (salesAsReported: one unit each). */
+function nativeSales(
+  world: SimWorld,
+  info: { currency: string; scale: number },
+  sales: readonly SimSale[],
+): NativeSale[] {
+  const out: NativeSale[] = [];
+  for (const { usdCents, quantity, soldAt } of sales) {
+    const price = toNativeUnits(world, info.currency, info.scale, usdCents, soldAt);
+    for (let unit = 0; unit < quantity; unit += 1) out.push({ price, quantity: 1, soldAt });
+  }
+  return out;
+}
+
 export function buildSnapshot(
   world: SimWorld,
   market: MarketId,
@@ -96,13 +110,7 @@ export function buildSnapshot(
         isDeep(world, market, rank, universe, dataTime));
     const quote = quoteAt(world, market, item, imKey, dataTime, nativePerUsdCent);
     const sales = info.capabilities.sales
-      ? salesAsReported(salesBetween(world, market, item, imKey, window.from, window.to)).map(
-          (sale) => ({
-            price: toNativeUnits(world, info.currency, info.scale, sale.usdCents, sale.soldAt),
-            quantity: sale.quantity,
-            soldAt: sale.soldAt,
-          }),
-        )
+      ? nativeSales(world, info, salesBetween(world, market, item, imKey, window.from, window.to))
       : [];
     const withListings = deep && info.capabilities.listings && hasListings(item);
     const listings = withListings

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDecimal } from '../../domain/money.ts';
 import { decimalPrice } from '../formats/prices.ts';
-import { decimalNumber, decimalString } from './wire.ts';
+import { decimalNumber, decimalString, unitPrices } from './wire.ts';
 
 describe('decimalString', () => {
   test('writes minor units as trimmed decimals that parse back exactly', () => {
@@ -26,5 +26,17 @@ describe('decimalNumber', () => {
       ok: true,
       value: 12_345_679,
     });
+  });
+});
+
+describe('unitPrices', () => {
+  test('lists every sold unit once, cheapest first, numerically', () => {
+    const sales = [
+      { price: 1000, quantity: 1, soldAt: 1 },
+      { price: 90, quantity: 3, soldAt: 2 },
+      { price: 200, quantity: 1, soldAt: 3 },
+    ];
+    assert.deepEqual([...unitPrices(sales)], [90, 90, 90, 200, 1000]);
+    assert.equal(unitPrices([]).length, 0);
   });
 });

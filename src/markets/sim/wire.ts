@@ -9,7 +9,7 @@ import type { RawLevel } from '../../domain/observation.ts';
 import type { Connector, ConnectorRequest } from '../connector.ts';
 import type { SimItem } from './items.ts';
 import type { SimListing } from './listings.ts';
-import type { SimRow } from './sim-market.ts';
+import type { NativeSale, SimRow } from './sim-market.ts';
 
 /** `units / scale` as a decimal string without trailing zeros ("77.5", "74", "0.03"). */
 export function decimalString(units: number, scale: number): string {
@@ -59,13 +59,21 @@ export function plannedRequest(
 }
 
 /** A Doppler variant's Steam name and phase label; the item's own name and null otherwise. */
-export function steamNameAndPhase(row: { item: SimItem }): { name: string; phase: string | null } {
-  const phase = row.item.item.phase;
-  if (row.item.item.variantOf === undefined || phase === undefined) {
-    return { name: row.item.name, phase: null };
+export function steamNameAndPhase(row: { item: SimItem }): SimItem['steam'] {
+  return row.item.steam;
+}
+
+/** Every sold unit's price, cheapest first (a sale of `quantity` units counts that often). */
+export function unitPrices(sales: readonly NativeSale[]): Float64Array {
+  let units = 0;
+  for (const sale of sales) units += sale.quantity;
+  const prices = new Float64Array(units);
+  let at = 0;
+  for (const sale of sales) {
+    prices.fill(sale.price, at, at + sale.quantity);
+    at += sale.quantity;
   }
-  const name = row.item.name.replace(` ${phase}`, '');
-  return { name, phase };
+  return prices.sort();
 }
 
 /** Splits `items` into runs of at most `size`. */

@@ -6,13 +6,13 @@
  */
 import { DAY, MINUTE } from '../../domain/clock.ts';
 import type { NativeSale, SimMarket, SimPage, SimSnapshot } from '../sim/sim-market.ts';
-import { BULK_LIST, decimalNumber, plannedRequest, unixSeconds } from '../sim/wire.ts';
+import { BULK_LIST, decimalNumber, plannedRequest, unitPrices, unixSeconds } from '../sim/wire.ts';
 import { connector } from './connector.ts';
 
 function stats(sales: readonly NativeSale[], scale: number) {
-  const prices = sales.flatMap((sale) => Array<number>(sale.quantity).fill(sale.price));
-  prices.sort((a, b) => a - b);
-  const total = prices.reduce((sum, price) => sum + price, 0);
+  const prices = unitPrices(sales);
+  let total = 0;
+  for (const price of prices) total += price;
   const middle = prices[Math.floor((prices.length - 1) / 2)]!;
   const major = (units: number) => decimalNumber(units, scale);
   return {

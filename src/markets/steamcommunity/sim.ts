@@ -6,8 +6,11 @@
  */
 import { DAY } from '../../domain/clock.ts';
 import type { RawLevel } from '../../domain/observation.ts';
-import type { NativeSale, SimMarket, SimPage, SimRow, SimSnapshot } from '../sim/sim-market.ts';
-import { decimalNumber, decimalString } from '../sim/wire.ts';
+import type { Game } from '../../domain/games.ts';
+import type { ConnectorRequest } from '../connector.ts';
+import type { SimItem } from '../sim/items.ts';
+import type { SimMarket, SimPage, SimRow, SimSnapshot } from '../sim/sim-market.ts';
+import { decimalNumber, decimalString, unitPrices } from '../sim/wire.ts';
 import { histogramRequest, priceOverviewRequest } from './plan.ts';
 
 function graph(levels: readonly RawLevel[], scale: number): [number, number, string][] {
@@ -16,6 +19,25 @@ function graph(levels: readonly RawLevel[], scale: number): [number, number, str
     total += level.quantity;
     return [decimalNumber(level.price, scale), total, ''];
   });
+}
+
+const REQUESTS = new WeakMap<
+  SimItem,
+  { histogram: ConnectorRequest; overview: ConnectorRequest }
+>();
+
+/** The item's two requests, the same every poll: built once per item. */
+function requestsOf(item: SimItem, game: Game) {
+  let requests = REQUESTS.get(item);
+  if (!requests) {
+    const nameId = String(item.key % 1_000_000_000);
+    requests = {
+      histogram: histogramRequest(game, item.name, nameId),
+      overview: priceOverviewRequest(game, item.name),
+    };
+    REQUESTS.set(item, requests);
+  }
+  return requests;
 }
 
 function histogram(row: SimRow, snapshot: SimSnapshot): SimPage {
@@ -32,8 +54,7 @@ function histogram(row: SimRow, snapshot: SimSnapshot): SimPage {
     price_prefix: '$',
     price_suffix: '',
   };
-  const nameId = String(row.item.key % 1_000_000_000);
-  return { request: histogramRequest(snapshot.game, row.item.name, nameId), body };
+  return { request: requestsOf(row.item, snapshot.game).histogram, body };
 }
 
 /** 1234567 as Steam writes it: "1,234,567". */
@@ -47,17 +68,14 @@ function usdText(cents: number): string {
 }
 
 function overview(row: SimRow, snapshot: SimSnapshot): SimPage {
-  const prices = row.sales.flatMap((sale: NativeSale) =>
-    Array<number>(sale.quantity).fill(sale.price),
-  );
-  prices.sort((a, b) => a - b);
+  const prices = unitPrices(row.sales);
   const body = {
     success: true,
     lowest_price: usdText(row.quote.ask[0]!.price),
     volume: withCommas(prices.length),
     median_price: usdText(prices[Math.floor((prices.length - 1) / 2)]!),
   };
-  return { request: priceOverviewRequest(snapshot.game, row.item.name), body };
+  return { request: requestsOf(row.item, snapshot.game).overview, body };
 }
 
 export const sim: SimMarket = {
@@ -77,8 +95,9 @@ export const sim: SimMarket = {
     outagesPerDay: 2,
     latencyMs: 2500,
   },
-  pages: (snapshot) => [
-    ...snapshot.rows.map((row) => histogram(row, snapshot)),
-    ...snapshot.rows.filter((row) => row.sales.length > 0).map((row) => overview(row, snapshot)),
-  ],
+  pages: (snapshot) => {
+    const pages = snapshot.rows.map((row) => histogram(row, snapshot));
+    for (const row of snapshot.rows) if (row.sales.length > 0) pages.push(overview(row, snapshot));
+    return pages;
+  },
 };

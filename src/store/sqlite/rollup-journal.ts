@@ -59,6 +59,12 @@ function requireTime(at: number): void {
 export class JournalWriter implements JournalSink {
   private readonly out = new VarintWriter(64 * 1024);
   private firstAt = 0;
+  private earliest = 0;
+
+  /** The earliest time observed by the blob being collected, or by the last one taken. */
+  get earliestAt(): number {
+    return this.earliest;
+  }
 
   get isEmpty(): boolean {
     return this.out.length === 0;
@@ -101,7 +107,9 @@ export class JournalWriter implements JournalSink {
       this.out.put(FORMAT);
       this.out.put(at);
       this.firstAt = at;
+      this.earliest = at;
     }
+    this.earliest = Math.min(this.earliest, at);
     this.out.put(head);
   }
 

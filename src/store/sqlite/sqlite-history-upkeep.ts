@@ -21,7 +21,7 @@ import { storeHoursOf } from './stored-hours.ts';
 const SERIES_PER_STEP = 2_000;
 
 type Upkeep = Pick<Required<HistoryStore>, 'deleteRollupsBefore' | 'packBefore'>;
-type Ready = () => Pick<StoreRollups, 'statements' | 'flushOwn'>;
+type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 
 /**
  * Works on one series, about `limit` buckets at most; returns the buckets deleted or packed, and
@@ -101,7 +101,7 @@ export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep
   const step =
     (work: typeof deleteSome, prepare?: (tier: Tier, cutoff: number) => void) =>
     async (tier: Tier, beforeMs: number, options: { cursor: string | null; maxRows: number }) => {
-      await ready().flushOwn();
+      await ready().flushBefore(beforeMs);
       const { statements } = ready();
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
       const maxRows = Math.max(1, options.maxRows);

@@ -16,7 +16,7 @@ import type { StoreRollups } from './store-rollups.ts';
 
 export function createSqliteHistory(
   db: Database.Database,
-  ready: () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn'>,
+  ready: () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn' | 'flushBefore'>,
 ): Required<HistoryStore> {
   /** Visits a series' rows of a tier once this object's own journaled observations are folded. */
   const read = async (key: SeriesKey, tier: Tier, scan: Scan) => {

@@ -12,9 +12,11 @@
  * once a second: the entries it committed before a 10-minute boundary once that boundary has
  * passed, so each 10-minute row is written once, complete, and a daily row once per 10 minutes
  * (folding every 10 s rewrote a row in every fold that touched it: most of the bytes written).
- * It also folds before reads and retention steps when it journaled something not folded yet; a
- * store that only reads never folds, except on open (by default) what a process that died left
- * in the journal.
+ * It also folds before reads when it journaled something not folded yet. Before an upkeep step
+ * below some time it folds the closed periods, and the open one only if an entry of it observed
+ * something before that time: the pass reads and packs rows that far back only, and folding the
+ * open period early would write its rows twice. A store that only reads never folds, except on
+ * open (by default) what a process that died left in the journal.
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
@@ -104,6 +106,8 @@ export interface StoreRollups {
   rolledBack(): void;
   /** Folds what this object journaled and is not folded yet. */
   flushOwn(): Promise<void>;
+  /** Folds what this object journaled that a step on the rows before `beforeMs` must see. */
+  flushBefore(beforeMs: number): Promise<void>;
   /** Folds everything journaled so far. */
   flushAll(): Promise<void>;
   close(): Promise<void>;
@@ -155,7 +159,10 @@ export function openStoreRollups(
   };
 
   let recorded: number | null = null;
+  let recordedEarliest = 0;
   let journaledThrough = 0;
+  /** The earliest time observed by what this object journaled in the current period. */
+  let openEarliest = Infinity;
   /** The last entry this object committed before the current 10-minute period began. */
   let closedThrough = 0;
   let lastJournalAt = options.clock.now();
@@ -182,6 +189,10 @@ export function openStoreRollups(
     if (batchesSinceFold >= FOLD_POLICY.batches) return journaledThrough;
     if (periodOf(now) > periodOf(lastJournalAt)) return journaledThrough;
     return closedThrough;
+  };
+  const neededBefore = (beforeMs: number): number => {
+    if (periodOf(options.clock.now()) > periodOf(lastJournalAt)) return journaledThrough;
+    return openEarliest < beforeMs ? journaledThrough : closedThrough;
   };
   /**
    * A due fold of a whole 10-minute period is many transactions: it yields to the event loop
@@ -221,13 +232,18 @@ export function openStoreRollups(
     record(sides, newSales) {
       const blob = journalBatch(journal, directory, sides, newSales);
       recorded = blob && Number(statements.insertJournal.run(blob).lastInsertRowid);
+      recordedEarliest = journal.earliestAt;
     },
     committed() {
       directory.commit();
       if (recorded !== null) {
         const now = options.clock.now();
-        if (periodOf(now) > periodOf(lastJournalAt)) closedThrough = journaledThrough;
+        if (periodOf(now) > periodOf(lastJournalAt)) {
+          closedThrough = journaledThrough;
+          openEarliest = Infinity;
+        }
         journaledThrough = recorded;
+        openEarliest = Math.min(openEarliest, recordedEarliest);
         lastJournalAt = now;
         batchesSinceFold += 1;
       }
@@ -240,6 +256,12 @@ export function openStoreRollups(
     },
     async flushOwn() {
       if (unfolded()) fold();
+    },
+    async flushBefore(beforeMs) {
+      const upTo = neededBefore(beforeMs);
+      if (upTo <= mark) return;
+      while (foldOnce(upTo));
+      folded();
     },
     async flushAll() {
       fold();
