@@ -23,6 +23,11 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+// Two files at a time, one per core of the 2-core target. The end-to-end files mostly wait on
+// servers, browsers and polls (wall 2 to 7 times their CPU), so a quiet machine may gain from
+// more (TEST_CONCURRENCY=4); on a loaded one four at a time starved PostgreSQL connections and
+// a lease failover past their guards.
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
 // The reporter counts skipped suites in the summary and fails a run that skips with both
 // DATABASE_URL and REDIS_URL set (scripts/test-reporter.mjs).
 const reporter = join(import.meta.dirname, 'test-reporter.mjs');
@@ -32,7 +37,7 @@ const result = spawnSync(
     '--import',
     'tsx',
     '--test',
-    '--test-concurrency=2',
+    `--test-concurrency=${concurrency}`,
     `--test-reporter=${reporter}`,
     '--test-reporter-destination=stdout',
     ...files,

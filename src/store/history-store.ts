@@ -49,7 +49,8 @@ export interface HistoryStore {
   /**
    * Optional: readRollups as a stream, handing each bucket to `visit` oldest first without
    * keeping them, so long reads make little garbage. The row handed over is only valid during
-   * the call (an implementation may refill the same one). Readers fall back to readRollups.
+   * the call (an implementation may refill or share the same one, so it must not be changed).
+   * Readers fall back to readRollups.
    */
   scanRollups?(
     series: SeriesKey,

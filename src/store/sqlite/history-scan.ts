@@ -41,6 +41,10 @@ export interface Scan {
   reuse?: boolean;
   /** Page buckets below the tier's expired mark are gone, expirePages (default true). */
   honourExpired?: boolean;
+  /** Handed each page instead of walking it; `walk` walks it (default: walk). */
+  page?: (period: number, page: Buffer, walk: () => void) => void;
+  /** scanDerivedHours: hours of whole packed days from cachedDays (default false). */
+  cacheDays?: boolean;
 }
 
 /** Visits a series' buckets of a tier in order with the asked-for sections. */
@@ -96,7 +100,10 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
     entry(bucket, bits, lowest, source);
   const pagesBefore = (bucket: number) => {
     for (; page < pages.length && pages[page]![0] * perPage < bucket; page += 1) {
-      walkPage(tier, pages[page]![0], pages[page]![1], reader, pageEntry);
+      const [period, blob] = pages[page]!;
+      const walk = () => walkPage(tier, period, blob, reader, pageEntry);
+      if (scan.page) scan.page(period, blob, walk);
+      else walk();
     }
   };
   const packed = statements.selectRange(columns.join(',')).get(series, from, to) ?? Buffer.alloc(0);
@@ -109,17 +116,25 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
   pagesBefore(Number.MAX_SAFE_INTEGER);
 }
 
+/** Derived hours of whole packed days, least recently read first (a page never changes). */
+const cachedDays = new Map<string, { page: Buffer; hours: RollupRow[] }>();
+const CACHED_DAYS = 256;
+const DAY = TIER_MS['10m'] * PAGE_BUCKETS['10m'];
+
 /**
  * Visits the hours of [fromMs, toMs) in order, each merged from its 10-minute buckets, expired
  * or not (an hour is whole or not at all), lastAt dropped (only per-market 10-minute buckets
  * dedupe). The one rule for a derived hour, whether it is read or stored (stored-hours.ts).
+ * With `cacheDays`, a packed day inside the range gives the hours cachedDays derived from its page.
  */
 export function scanDerivedHours(all: RollupStatements, series: number, scan: Scan): void {
   let current: RollupRow | null = null;
+  let out = scan.visit;
   const end = () => {
     if (current?.ask) current.ask.lastAt = null;
     if (current?.bid) current.bid.lastAt = null;
-    if (current !== null) scan.visit(current);
+    if (current !== null) out(current);
+    current = null;
   };
   const add = (row: RollupRow) => {
     const start = Math.floor(row.start / HOUR) * HOUR;
@@ -127,7 +142,25 @@ export function scanDerivedHours(all: RollupStatements, series: number, scan: Sc
     end();
     current = mergeRow(emptyRow(start), row);
   };
-  scanRange(all, series, '10m', { ...scan, visit: add, reuse: true, honourExpired: false });
+  const page = (period: number, blob: Buffer, walk: () => void) => {
+    if (!scan.cacheDays || period * DAY < scan.fromMs || (period + 1) * DAY > scan.toMs)
+      return walk();
+    end();
+    const key = `${series}/${period}/${scan.sections}/${scan.sketches}`;
+    let day = cachedDays.get(key);
+    cachedDays.delete(key);
+    if (!day?.page.equals(blob)) {
+      day = { page: blob, hours: [] };
+      out = day.hours.push.bind(day.hours);
+      walk();
+      end();
+      out = scan.visit;
+    }
+    cachedDays.set(key, day);
+    if (cachedDays.size > CACHED_DAYS) cachedDays.delete(cachedDays.keys().next().value!);
+    for (const hour of day.hours) out(scan.reuse ? hour : mergeRow(emptyRow(hour.start), hour));
+  };
+  scanRange(all, series, '10m', { ...scan, visit: add, reuse: true, honourExpired: false, page });
   end();
 }
 
@@ -154,6 +187,7 @@ export function scanHours(all: RollupStatements, series: number, scan: Scan): vo
     fromMs: lowest * HOUR,
     toMs: to * HOUR,
     visit: derived,
+    cacheDays: true,
   });
   emitThrough(Number.MAX_SAFE_INTEGER);
 }

@@ -17,7 +17,7 @@ import {
   resetTransient,
 } from '../rollup-codec.ts';
 import { unpackPage } from './rollup-pages.ts';
-import { SECTION_BITS } from './page-format.ts';
+import { PAGE_BUCKETS, SECTION_BITS } from './page-format.ts';
 import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
 
 /**
@@ -73,7 +73,8 @@ export class RollupRowCache {
 
   /**
    * Per tier, the highest bucket any row was ever stored with (store-rollups.ts keeps it): a
-   * bucket above it has no row, so reading one is skipped (most misses are such new buckets).
+   * bucket of a later period has no row nor page, so reading one is skipped (most misses are
+   * such new buckets). A later bucket of the frontier's period may still lie in a packed page.
    */
   readonly frontier: Record<Tier, number> = { '10m': -1, '1h': -1, '1d': -1 };
 
@@ -100,7 +101,8 @@ export class RollupRowCache {
     const start = bucket * TIER_MS[tier];
     const statements = this.statements.tiers[tier];
     let found: RowOfPeriod | undefined;
-    if (bucket <= this.frontier[tier]) {
+    const periodOf = (index: number) => Math.floor(index / PAGE_BUCKETS[tier]);
+    if (periodOf(bucket) <= periodOf(this.frontier[tier])) {
       unpackPage(statements, tier, series, bucket);
       found = statements.selectRows.get(series, bucket, bucket + 1);
     }

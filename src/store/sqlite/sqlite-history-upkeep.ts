@@ -1,7 +1,6 @@
 /**
  * The upkeep steps of the SQLite history: retention and packing, each a walk over the series in
- * id order in short steps of one transaction that first takes the history file's write lock (a
- * step that changed anything empties this connection's row cache; another's notices).
+ * id order in short steps of one transaction that first takes the history file's write lock.
  * Retention range-deletes each series' expired loose rows, storing the hours of 10-minute ones
  * first (stored-hours.ts), then its pages whose period has expired; reads skip the expired
  * buckets of a page reaching past the cutoff (the tier's expired mark, raised by each step).

@@ -43,15 +43,8 @@ export function createSqliteHistory(
       await read(key, tier, { fromMs, toMs, sections, visit: (row) => rows.push(row) });
       return rows;
     },
-    async scanRollups(key, tier, fromMs, toMs, sections, visit, sketches) {
-      await read(key, tier, {
-        fromMs,
-        toMs,
-        sections,
-        visit,
-        reuse: true,
-        ...(sketches && { sketches }),
-      });
+    async scanRollups(key, tier, fromMs, toMs, sections, visit, sketches = ALL_SECTIONS) {
+      await read(key, tier, { fromMs, toMs, sections, visit, reuse: true, sketches });
     },
     async readSaleCounts(key, tier, fromMs, toMs) {
       const counts: SaleCount[] = [];

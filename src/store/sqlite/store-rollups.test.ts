@@ -1,8 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, manualClock, MINUTE } from '../../domain/clock.ts';
+import { DAY, HOUR, manualClock, MINUTE } from '../../domain/clock.ts';
+import type { IngestBatch } from '../../domain/quote.ts';
+import { MemoryRollups } from '../../pricing/rollup-memory.ts';
 import { T0 } from '../contract-fixtures.ts';
-import { ask, sale, SERIES } from '../history-contract-support.ts';
+import { compactHistory } from '../history-compaction.ts';
+import { ask, bid, sale, SERIES } from '../history-contract-support.ts';
 import { FOLD_POLICY } from './store-rollups.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
@@ -72,6 +75,38 @@ describe('folding the rollup journal', () => {
     const [row] = await store.readRollups(SERIES.aggregate, '1d', 0, T0 + DAY);
     assert.equal(row?.ask?.prices.n, 1);
     assert.equal(row?.sales?.n, 4);
+    await store.close();
+  });
+
+  test('late data past the highest stored bucket of a packed day merges into its page', async () => {
+    const store = createSqlitePriceStore({ path: ':memory:' });
+    await store.init();
+    const memory = new MemoryRollups();
+    const packTens = {
+      retention: { '10m': null, '1h': null, '1d': null },
+      settleAfter: { '10m': 0, '1h': null, '1d': null },
+    } as const;
+    const writeAndPack = async (...batches: IngestBatch[]) => {
+      for (const batch of batches) {
+        await store.writeBatch(batch);
+        memory.record(batch.sides, batch.sales);
+      }
+      await compactHistory(store, T0 + 30 * DAY, packTens);
+    };
+    await writeAndPack(
+      { sides: [ask('skinport', 1200, MINUTE)], sales: [], listings: [] },
+      { sides: [], sales: [sale('skinport', 1150, 2, HOUR)], listings: [] },
+    );
+    await writeAndPack(
+      { sides: [bid('skinport', 1100, 5 * HOUR)], sales: [], listings: [] },
+      { sides: [], sales: [sale('skinport', 1160, 1, 5 * HOUR)], listings: [] },
+    );
+    for (const series of [SERIES.aggregate, SERIES.skinport]) {
+      for (const tier of ['10m', '1d'] as const) {
+        const reference = memory.read(series, tier, 0, T0 + DAY);
+        assert.deepEqual(await store.readRollups(series, tier, 0, T0 + DAY), reference, tier);
+      }
+    }
     await store.close();
   });
 });

@@ -97,3 +97,59 @@ test('stored hours next to their 10-minute buckets read as the derived merge, la
     { numRuns: 25 },
   );
 });
+
+/** Packs the 10-minute buckets only. */
+const PACK_TENS = {
+  retention: { '10m': null, '1h': null, '1d': null },
+  settleAfter: { '10m': 0, '1h': null, '1d': null },
+} as const;
+
+test('hours of packed days read again from the day cache equal the merge, until late data repacks the day', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(event, { minLength: 1, maxLength: 40 }),
+      fc.array(event, { minLength: 1, maxLength: 6 }),
+      async (events, late) => {
+        const store = createSqlitePriceStore({ path: ':memory:' });
+        await store.init();
+        try {
+          const memory = new MemoryRollups();
+          const write = async (batches: Event[]) => {
+            for (const batch of batches.map(batchOf)) {
+              await store.writeBatch(batch);
+              memory.record(batch.sides, batch.sales);
+            }
+            await compactHistory(store, T0 + 30 * DAY, PACK_TENS);
+            return READ.map((series) => memory.read(series, '1h', 0, END));
+          };
+          const scanned = async () => {
+            const rows: string[][] = [];
+            for (const series of READ) {
+              const seen: string[] = [];
+              const visit = (row: object) => void seen.push(JSON.stringify(row));
+              await store.scanRollups(series, '1h', 0, END, ['ask', 'bid', 'sales'], visit);
+              rows.push(seen);
+            }
+            return rows;
+          };
+          const reference = await write(events);
+          const first = await hours(store);
+          assert.deepEqual(first, reference, 'derived');
+          for (const row of first.flat()) row.sales = null;
+          assert.deepEqual(await hours(store), reference, 'cached, unchanged by the caller');
+          const asJson = reference.map((rows) => rows.map((row) => JSON.stringify(row)));
+          assert.deepEqual(await scanned(), asJson, 'scanned from the cache');
+          const after = await write(late);
+          assert.deepEqual(await hours(store), after, 'late data');
+          assert.deepEqual(
+            await scanned(),
+            after.map((rows) => rows.map((row) => JSON.stringify(row))),
+          );
+        } finally {
+          await store.close();
+        }
+      },
+    ),
+    { numRuns: 25 },
+  );
+});
