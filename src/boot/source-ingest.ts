@@ -10,7 +10,7 @@
 import type { Book } from '../book/book.ts';
 import type { loadCatalogs } from '../catalog/index.ts';
 import type { ServeConfig } from '../config.ts';
-import type { Clock } from '../domain/clock.ts';
+import { MINUTE, type Clock } from '../domain/clock.ts';
 import type { MarketId } from '../domain/markets.ts';
 import type { IngestBatch } from '../domain/quote.ts';
 import type { FetchLog } from '../ingest/fetch-log.ts';
@@ -58,6 +58,9 @@ export interface SourceIngestOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** A fresh simulated start serves every market (the docs' examples show data) this long. */
+export const SIM_FAULT_FREE_START_MS = 15 * MINUTE;
+
 export interface SourceIngest {
   runner: IngestRunner;
   markets: MarketId[];
@@ -81,6 +84,7 @@ async function simSource(options: SourceIngestOptions): Promise<Source> {
     catalogs,
     ...(config.simItems > 0 ? { universe: config.simItems } : {}),
     deepItems: EXAMPLE_ITEMS,
+    faultsFrom: clock.now() + SIM_FAULT_FREE_START_MS,
   });
   return { adapters, fx, close: async () => undefined };
 }

@@ -5,7 +5,7 @@
  * - transient errors: about 2% of minutes answer 429/502;
  * - slow spells: about one 2-hour slot in eight has a 5-30 minute spell where responses take
  *   8-30 s and the data served lags 2-8 minutes behind.
- * Otherwise latency is the market's typical time, ±40%.
+ * Otherwise latency is the market's typical time, ±40%. None of it before `world.faultsFrom`.
  */
 import { HOUR, MINUTE, SECOND } from '../../domain/clock.ts';
 import type { FetchFailure } from '../../domain/fetch-failure.ts';
@@ -44,9 +44,13 @@ function inside(window: Window | null, timeMs: number): boolean {
   return window !== null && timeMs >= window.start && timeMs < window.end;
 }
 
+function faultsAt(world: SimWorld, timeMs: number): boolean {
+  return world.faults && timeMs >= world.faultsFrom;
+}
+
 /** The outage window covering `timeMs`, if any (windows may spill into the next slot). */
 export function outageAt(world: SimWorld, market: MarketId, timeMs: number): Window | null {
-  if (!world.faults) return null;
+  if (!faultsAt(world, timeMs)) return null;
   const key = world.marketKeys[market];
   const perSlot = Math.min(1, SIM_PROFILES[market].outagesPerDay / 4);
   const slot = Math.floor(timeMs / OUTAGE_SLOT_MS);
@@ -69,7 +73,7 @@ export function conditionAt(world: SimWorld, market: MarketId, timeMs: number): 
   const minute = Math.floor(timeMs / MINUTE);
   const typical = SIM_PROFILES[market].latencyMs * (0.6 + 0.8 * unit(mix3(key, 421, minute)));
   const latencyMs = Math.round(typical);
-  if (!world.faults) return { kind: 'up', latencyMs, lagMs: 0 };
+  if (!faultsAt(world, timeMs)) return { kind: 'up', latencyMs, lagMs: 0 };
   if (outageAt(world, market, timeMs)) {
     return {
       kind: 'down',

@@ -23,6 +23,8 @@ export interface SimWorldOptions {
   depthItemsPerFetch?: number;
   /** Outages, transient errors and slow windows (default on). */
   faults?: boolean;
+  /** No fault before this moment (ms): a fresh start serves every market at once. */
+  faultsFrom?: number;
   /** Items (and their phase variants) with listings / per-item depth on every fetch, by name. */
   deepItems?: readonly string[];
   /**
@@ -39,6 +41,7 @@ export interface SimWorld {
   universe: SimWorldOptions['universe'];
   depthItemsPerFetch: number;
   faults: boolean;
+  faultsFrom: number;
   quotesHold: boolean;
   /** Per game, the popularity ranks of `deepItems`. */
   deepRanks: Partial<Record<Game, ReadonlySet<number>>>;
@@ -64,6 +67,7 @@ export function createSimWorld(options: SimWorldOptions): SimWorld {
     universe: options.universe,
     depthItemsPerFetch: options.depthItemsPerFetch ?? 20,
     faults: options.faults ?? true,
+    faultsFrom: options.faultsFrom ?? -Infinity,
     quotesHold: options.quotesHold ?? true,
     deepRanks: deepRanksOf(games, options.deepItems ?? []),
   };
