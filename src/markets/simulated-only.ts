@@ -72,7 +72,9 @@ function exportParser(info: MarketInfo) {
         out,
         { base, price },
         name,
-        ask.ok ? { ok: true, value: { ...ask.value, time } } : ask,
+        ask.ok
+          ? { ok: true, value: { price: ask.value.price, count: ask.value.count, time } }
+          : ask,
         ctx,
       );
       if (read.ok) readListings(out, row.listings, ctx, base(ctx, name), info.scale);

@@ -11,6 +11,7 @@ import type {
   ObservationBase,
   RawLevel,
   SaleObservation,
+  SalesStatsObservation,
   Side,
 } from '../../domain/observation.ts';
 
@@ -114,6 +115,38 @@ export function bookObservation(
     fetchedAt,
     sourceUpdatedAt: time.at,
     sourceTimeKind: time.at === null ? null : time.kind,
+  };
+}
+
+/** The figures of one sales-statistics window, as a market reports them. */
+export type SalesStats = Pick<
+  SalesStatsObservation,
+  'window' | 'volume' | 'min' | 'max' | 'avg' | 'median'
+>;
+
+/**
+ * A sales-statistics observation, field by field like bookObservation: spreading the base into
+ * the literal instead made V8 take its slow path, some microseconds per observation.
+ */
+export function salesStatsObservation(
+  base: ObservationBase,
+  stats: SalesStats,
+  fetchedAt: number,
+): SalesStatsObservation {
+  return {
+    game: base.game,
+    market: base.market,
+    item: base.item,
+    currency: base.currency,
+    scale: base.scale,
+    kind: 'sales_stats',
+    window: stats.window,
+    volume: stats.volume,
+    min: stats.min,
+    max: stats.max,
+    avg: stats.avg,
+    median: stats.median,
+    fetchedAt,
   };
 }
 

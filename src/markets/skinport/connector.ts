@@ -37,6 +37,7 @@ import {
   malformedBody,
   readCount,
   readUnixSeconds,
+  salesStatsObservation,
 } from '../formats/common.ts';
 import { decimalPrice, optionalPrice } from '../formats/prices.ts';
 import { withPhase } from '../naming.ts';
@@ -122,17 +123,15 @@ export function parseSalesHistory(body: unknown, ctx: ParseContext): PageResult 
         out.reject({ reason: 'malformed', detail }, name);
         continue;
       }
-      out.observe({
-        ...base(ctx, name),
-        kind: 'sales_stats',
+      const figures = {
         window,
         volume,
         min: min ?? null,
         max: max ?? null,
         avg: avg ?? null,
         median: median ?? null,
-        fetchedAt: ctx.now,
-      });
+      };
+      out.observe(salesStatsObservation(base(ctx, name), figures, ctx.now));
     }
   });
   return out.result();

@@ -7,7 +7,12 @@
  * currency; the histogram gives the asks of these items in full.
  */
 import type { PageResult, ParseContext } from '../connector.ts';
-import { ResultBuilder, isRecord, malformedBody } from '../formats/common.ts';
+import {
+  ResultBuilder,
+  isRecord,
+  malformedBody,
+  salesStatsObservation,
+} from '../formats/common.ts';
 import { requestedName, steamBase } from './steam.ts';
 import { readSteamCount, readUsdText, usdTextCents } from './steam-text.ts';
 
@@ -44,16 +49,7 @@ export function parsePriceOverview(body: unknown, ctx: ParseContext): PageResult
     }
     median = read.value;
   }
-  out.observe({
-    ...steamBase(ctx, name),
-    kind: 'sales_stats',
-    window: '24h',
-    volume,
-    min: null,
-    max: null,
-    avg: null,
-    median,
-    fetchedAt: ctx.now,
-  });
+  const stats = { window: '24h', volume, min: null, max: null, avg: null, median } as const;
+  out.observe(salesStatsObservation(steamBase(ctx, name), stats, ctx.now));
   return out.result();
 }
