@@ -19,6 +19,7 @@ import { benchApiScaling } from './scaling.ts';
 import { benchTerminal } from './terminal.ts';
 import { benchStream } from './stream.ts';
 import { benchInventory } from './inventory.ts';
+import { benchSimPoll } from './sim-poll.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -37,6 +38,12 @@ if (wanted('live')) {
   await benchLiveIngest();
   console.log('\n## Live connectors: request budget per market per hour against its limit');
   await benchLiveBudgets();
+}
+if (wanted('sim-poll')) {
+  console.log(
+    '\n## sim-poll: simulator CPU per poll round, full catalogs, through the live parsers',
+  );
+  await benchSimPoll();
 }
 if (wanted('reads-bounds')) {
   console.log('\n## reads-bounds: the heaviest reads at their largest allowed parameters');

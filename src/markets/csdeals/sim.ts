@@ -23,6 +23,15 @@ function named(row: SimRow, field: string): Record<string, string> {
   return phase === null ? { [field]: name } : { [field]: name, phase };
 }
 
+/** One price-list row, its fields written out: a spread per row cost more than the rest. */
+function lowestPriceRow(row: SimRow, scale: number): Record<string, string> {
+  const { name, phase } = steamNameAndPhase(row);
+  const lowest = decimalString(row.quote.ask[0]!.price, scale);
+  return phase === null
+    ? { marketname: name, lowest_price: lowest }
+    : { marketname: name, phase, lowest_price: lowest };
+}
+
 function salesPage(rows: SimRow[], game: Game, scale: number): SimPage {
   const names = rows.map((row) => row.item.name);
   const response = rows.map((row) => ({
@@ -52,10 +61,7 @@ export const sim: SimMarket = {
   },
   pages: (snapshot) => {
     const { game, scale } = snapshot;
-    const items = snapshot.rows.map((row) => ({
-      ...named(row, 'marketname'),
-      lowest_price: decimalString(row.quote.ask[0]!.price, scale),
-    }));
+    const items = snapshot.rows.map((row) => lowestPriceRow(row, scale));
     const response = { time_updated: unixSeconds(snapshot.dataTime), appid: APP_ID[game], items };
     const request = plannedRequest(connector, game, 'lowest_prices');
     const pages: SimPage[] = [{ request, body: { success: true, response } }];
