@@ -128,6 +128,23 @@ describe('retention', () => {
     await store.close();
   });
 
+  test('an early observation stops forcing folds once a fold took it', async () => {
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const clock = manualClock(t0 + MINUTE);
+    const store = createSqlitePriceStore({ path: ':memory:', clock });
+    await store.init();
+    await store.writeBatch({ sides: [quote(t0 - 2 * DAY)], sales: [], listings: [] });
+    await store.flushRollups();
+    await store.writeBatch({ sides: [quote(t0 + MINUTE)], sales: [], listings: [] });
+    await applyRetention(store, clock.now());
+    const open = store.db
+      .prepare('SELECT count(*) FROM history.rollups_10m WHERE bucket = ?')
+      .pluck()
+      .get(t0 / (10 * MINUTE));
+    assert.equal(open, 0, 'the open bucket waits for its boundary');
+    await store.close();
+  });
+
   test('a pass still folds what the open period observed before its cutoff', async () => {
     const t0 = Date.parse('2026-01-01T00:00:00Z');
     const clock = manualClock(t0 + MINUTE);

@@ -178,6 +178,7 @@ export function openStoreRollups(
       // retried by the next fold
     }
     batchesSinceFold = 0;
+    if (mark >= journaledThrough) openEarliest = Infinity;
   };
   const fold = () => {
     while (foldOnce(Number.MAX_SAFE_INTEGER));
