@@ -18,7 +18,13 @@ import type { SideSnapshot } from '../domain/quote.ts';
 import { feesFor, isCashMarket, type FeeModel } from '../markets/fees.ts';
 import { sellerNets } from '../pricing/execution.ts';
 import { suggestedPrice } from '../pricing/recommendation.ts';
-import { ALL_MARKETS, askSides, bestAskSide, eligibleBidSides } from '../pricing/top-of-book.ts';
+import {
+  ALL_MARKETS,
+  askSides,
+  bestAskSide,
+  eligibleBidSides,
+  highestBy,
+} from '../pricing/top-of-book.ts';
 import type { LiquidityBadge } from '../liquidity/classify.ts';
 import { liquidityHeadline } from '../liquidity/estimate.ts';
 import { byId, netLadder, walkLadder, type NetLevel } from './ladder.ts';
@@ -68,22 +74,12 @@ interface PricedItem {
   listUnit: Cents | null;
 }
 
-/**
- * The cash bid side whose top level nets most, with the tie-break of NBBO's execution-adjusted
- * bid (the newer quote, then market id order), without building its full quote.
- */
+/** The cash bid side whose top level nets most, with NBBO's tie-break, and what it nets. */
 function bestCashBid(cashSides: readonly SideSnapshot[], feeModel: FeeModel) {
-  let best: { side: SideSnapshot; net: Cents } | null = null;
-  for (const side of cashSides) {
-    const net = sellerNets(side.levels[0]!.price, feesFor(feeModel, side.market));
-    const order = best
-      ? best.net - net ||
-        best.side.fetchedAt - side.fetchedAt ||
-        side.market.localeCompare(best.side.market)
-      : -1;
-    if (order < 0) best = { side, net };
-  }
-  return best;
+  const netOf = (side: SideSnapshot) =>
+    sellerNets(side.levels[0]!.price, feesFor(feeModel, side.market));
+  const side = highestBy(cashSides, netOf);
+  return side && { side, net: netOf(side) };
 }
 
 function priceItem(item: CatalogItem, inputs: ValuationInputs): PricedItem {

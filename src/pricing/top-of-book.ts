@@ -64,7 +64,15 @@ export function bestAskSide(asks: readonly SideSnapshot[]): SideSnapshot | null 
 
 /** Highest bid; same tie-break as the ask. */
 export function bestBidSide(bids: readonly SideSnapshot[]): SideSnapshot | null {
-  return pickBest(bids, (a, b) => b.levels[0]!.price - a.levels[0]!.price);
+  return highestBy(bids, (side) => side.levels[0]!.price);
+}
+
+/** The side with the highest `valueOf` (a net price, say), with the best bid's tie-break. */
+export function highestBy(
+  sides: readonly SideSnapshot[],
+  valueOf: (side: SideSnapshot) => number,
+): SideSnapshot | null {
+  return pickBest(sides, (a, b) => valueOf(b) - valueOf(a));
 }
 
 function pickBest(
