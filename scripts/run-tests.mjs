@@ -1,5 +1,5 @@
 // Runs every *.test.ts under src/ and test/ with Node's built-in test runner (tsx for TypeScript).
-// An argument keeps only the files whose path contains it.
+// Arguments keep only the files whose path contains one of them.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -13,12 +13,12 @@ function collect(dir, out) {
   return out;
 }
 
-const filter = process.argv[2];
+const filters = process.argv.slice(2);
 // test/ first: its end-to-end files are the longest, and a long file that started last would
 // run alone at the end while the other core idles.
 const files = ['test', 'src']
   .flatMap((dir) => collect(dir, []).sort())
-  .filter((file) => !filter || file.includes(filter));
+  .filter((file) => filters.length === 0 || filters.some((part) => file.includes(part)));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
