@@ -177,7 +177,7 @@ describe('sqlite history', () => {
     for (const series of [SERIES.aggregate, SERIES.skinport, SERIES.csfloat]) {
       const id = seriesOf.get(series.market ?? '', ITEM)!;
       for (const row of reference.read(series, '1d', 0, T0 + DAY)) {
-        writeRow(statements.tiers['1d'], id, row.start / DAY, row);
+        writeRow(statements.tiers['1d'], { series: id, bucket: row.start / DAY, row });
       }
     }
     old.db.exec(`UPDATE history.fold_mark SET frontier_1d = ${T0 / DAY}`);

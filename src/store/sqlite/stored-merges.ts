@@ -49,7 +49,7 @@ export function storeMergesOf(
       const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
       if (period !== unpacked) unpackPage(statements.tiers[tier], tier, series, bucket);
       unpacked = period;
-      writeRow(statements.tiers[tier], series, bucket, row);
+      writeRow(statements.tiers[tier], { series, bucket, row });
       highest = bucket;
     };
     if (first < end)
