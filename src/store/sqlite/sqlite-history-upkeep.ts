@@ -60,17 +60,11 @@ const deleteSome =
     if (first !== undefined) storeHoursOf(all, series, first, bound);
     const rows = statements.deleteRows.run(series, 0, bound).changes;
     if (beyond) return { changed: rows, finished: false };
-    const perPage = PAGE_BUCKETS[tier];
-    const beforeExpiry = (period: number) =>
-      void storeHoursOf(all, series, period * perPage, (period + 1) * perPage);
-    const pages = expirePages(
-      statements,
-      tier,
-      series,
-      cutoff,
-      limit - rows,
-      tens ? beforeExpiry : undefined,
-    );
+    const width = PAGE_BUCKETS[tier];
+    const storeHours = tens
+      ? (period: number) => void storeHoursOf(all, series, period * width, (period + 1) * width)
+      : undefined;
+    const pages = expirePages(statements, tier, series, cutoff, limit - rows, storeHours);
     return { changed: rows + pages.deleted, finished: !pages.more };
   };
 

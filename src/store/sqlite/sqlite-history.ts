@@ -14,29 +14,26 @@ import { scanHours, scanRange, type Scan } from './history-scan.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
 import type { StoreRollups } from './store-rollups.ts';
 
+const SALE_COUNTS = { sections: ['sales'], sketches: [], reuse: true } satisfies Partial<Scan>;
+
 export function createSqliteHistory(
   db: Database.Database,
   ready: () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn' | 'flushBefore'>,
 ): Required<HistoryStore> {
   /** Visits a series' rows of a tier once this object's own journaled observations are folded. */
   const read = async (key: SeriesKey, tier: Tier, scan: Scan) => {
-    const { directory, flushOwn } = ready();
-    await flushOwn();
+    await ready().flushOwn();
+    const { directory, statements } = ready();
     const id = directory.find(key.game, key.itemId, key.market);
     if (id === null) return;
-    const { statements } = ready();
     if (tier === '1h') scanHours(statements, id, scan);
     else scanRange(statements, id, tier, scan);
   };
 
   return {
     async historyMarkets(game, itemId) {
-      const found = new Set(
-        ready()
-          .statements.seriesMarkets.all(game, itemId)
-          .map((row) => row[0]),
-      );
-      return MARKET_IDS.filter((market) => found.has(market));
+      const found = ready().statements.seriesMarkets.all(game, itemId).flat();
+      return MARKET_IDS.filter((market) => found.includes(market));
     },
     async readRollups(key, tier, fromMs, toMs, sections = ALL_SECTIONS) {
       const rows: RollupRow[] = [];
@@ -51,14 +48,7 @@ export function createSqliteHistory(
       const visit = (row: RollupRow) => {
         if (row.sales) counts.push({ start: row.start, units: row.sales.n });
       };
-      await read(key, tier, {
-        fromMs,
-        toMs,
-        sections: ['sales'],
-        sketches: [],
-        visit,
-        reuse: true,
-      });
+      await read(key, tier, { fromMs, toMs, visit, ...SALE_COUNTS });
       return counts;
     },
     ...createHistoryUpkeep(db, ready),

@@ -39,14 +39,6 @@ export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 10
 /** Changed rows a transaction folds at most; the rest of the journal goes to the next one. */
 const ROWS_PER_FOLD = 50_000;
 
-function writeRows(statements: RollupStatements, changed: readonly CachedRow[]): void {
-  for (const cached of changed) {
-    writeRow(statements.tiers[cached.tier], cached.series, cached.bucket, cached.row, cached.dirty);
-    cached.dirty = 0;
-    cached.stored = true;
-  }
-}
-
 /** Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed. */
 function rowSink(cache: RollupRowCache, changed: CachedRow[]): JournalSink {
   const touched: CachedRow[] = [];
@@ -141,8 +133,8 @@ export function openStoreRollups(
     }
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
+      writeRow(statements.tiers[row.tier], row, row.dirty);
     }
-    writeRows(statements, changed);
     statements.markFolded.run(through, ...TIERS.map((tier) => cache.frontier[tier]));
     return { through, more };
   });

@@ -48,7 +48,7 @@ export function storeHoursOf(
     const period = Math.floor(hour / PAGE_BUCKETS['1h']);
     if (period !== unpacked) unpackPage(statements.tiers['1h'], '1h', series, hour);
     unpacked = period;
-    writeRow(statements.tiers['1h'], series, hour, row);
+    writeRow(statements.tiers['1h'], { series, bucket: hour, row });
     highest = hour;
   };
   const range = { fromMs: first * HOUR, toMs: end * HOUR };
