@@ -54,8 +54,8 @@ describe('sqlite history', () => {
     await store.writeBatch(batch);
     assert.equal(
       changes(store) - before,
-      2 + 1 + 3 + 1,
-      'sides, first-write mark, 3 new series, one journal entry',
+      2 + 1 + 1 + 3 + 1,
+      "side log entries of two markets, the item's side code, first-write mark, 3 new series, one journal entry",
     );
     const folding = changes(store);
     await store.flushRollups();
