@@ -53,12 +53,9 @@ export interface JournalSink {
 }
 
 /** Times are whole ms from 0 to 2^50 (the year 37,648). */
-const TIME_LIMIT = 2 ** 50;
-
 function requireTime(at: number): void {
-  if (!Number.isInteger(at) || at < 0 || at > TIME_LIMIT) {
-    throw new RollupCodecError(`rollup time must be whole ms from 0 to 2^50, got ${at}`);
-  }
+  if (Number.isInteger(at) && at >= 0 && at <= 2 ** 50) return;
+  throw new RollupCodecError(`rollup time must be whole ms from 0 to 2^50, got ${at}`);
 }
 
 /** Collects one batch's entries; `take()` returns them as one blob and starts over. */
@@ -78,9 +75,6 @@ export class JournalWriter implements JournalSink {
   }
 
   side(own: number, all: number, obs: SideObservation): void {
-    requireStorable(obs.price);
-    requireStorable(obs.size);
-    requireStorable(obs.quantity);
     const kind = obs.side === 'ask' ? KIND.ask : KIND.bid;
     const market = marketOrder(obs.market);
     this.entry(kind, market, own, all, obs.price, obs.size, obs.quantity, obs.at);
@@ -88,8 +82,6 @@ export class JournalWriter implements JournalSink {
 
   /** A sale's market is its series' own; the entry's market is 0. */
   sale(own: number, all: number, price: number, units: number, at: number): void {
-    requireStorable(price);
-    requireStorable(units);
     this.entry(KIND.sale, 0, own, all, price, units, 0, at);
   }
 
@@ -108,8 +100,10 @@ export class JournalWriter implements JournalSink {
     return Buffer.concat([Buffer.of(FORMAT), brotliCompressSync(body, BROTLI)]);
   }
 
+  /** Checks every field before it writes any. */
   private entry(...fields: number[]): void {
     const at = fields[FIELDS - 1]!;
+    for (const value of fields) requireStorable(value);
     requireTime(at);
     this.earliest = this.count === 0 ? at : Math.min(this.earliest, at);
     this.count += 1;
