@@ -1,7 +1,8 @@
 /**
  * The HistoryStore half of the SQLite store: range reads (history-scan.ts) over the loose rows
  * and the pages of packed periods, and the upkeep steps of sqlite-history-upkeep.ts (retention
- * and packing). An hour is read as stored if it is, else as the merge of its 10-minute buckets.
+ * and packing). An hour or a day is read as stored if it is, else as the merge of its 10-minute
+ * buckets.
  */
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
@@ -10,7 +11,7 @@ import { ALL_SECTIONS, type HistoryStore, type SeriesKey } from '../history-stor
 import type { RollupRow } from '../../pricing/rollups.ts';
 import type { SaleCount } from '../../pricing/rollup-volume.ts';
 import { createSqliteBucketHistory } from './bucket-history.ts';
-import { scanHours, scanRange, type Scan } from './history-scan.ts';
+import { scanMerged, scanRange, type Scan } from './history-scan.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
 import type { StoreRollups } from './store-rollups.ts';
 
@@ -26,8 +27,8 @@ export function createSqliteHistory(
     const { directory, statements } = ready();
     const id = directory.find(key.game, key.itemId, key.market);
     if (id === null) return;
-    if (tier === '1h') scanHours(statements, id, scan);
-    else scanRange(statements, id, tier, scan);
+    if (tier === '10m') scanRange(statements, id, tier, scan);
+    else scanMerged(statements, id, tier, scan);
   };
 
   return {
