@@ -29,14 +29,9 @@ type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 type SeriesWork = (series: number, limit: number) => { changed: number; finished: boolean };
 
 /** One step over the series from `cursor`; returns the buckets changed and the next cursor. */
-function walkSeries(
-  statements: RollupStatements,
-  cursor: string | null,
-  max: number,
-  work: SeriesWork,
-) {
+function walkSeries(all: RollupStatements, cursor: string | null, max: number, work: SeriesWork) {
   let changed = 0;
-  const ids = statements.seriesFrom.all(Number(cursor ?? 0), SERIES_PER_STEP).map((row) => row[0]);
+  const ids = all.seriesFrom.all(Number(cursor ?? 0), SERIES_PER_STEP).map((row) => row[0]);
   for (const id of ids) {
     const step = work(id, max - changed);
     changed += step.changed;

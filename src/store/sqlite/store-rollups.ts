@@ -44,9 +44,7 @@ function rowSink(cache: RollupRowCache, changed: CachedRow[]): JournalSink {
   const touched: CachedRow[] = [];
   /** Where an observation of an hour or a day not stored goes (it is derived). */
   const discarded = emptyRow(0);
-  let own = 0;
-  let all = 0;
-  let at = 0;
+  let [own, all, at] = [0, 0, 0];
   const rows: RowLookup = (scope, tier: Tier) => {
     const series = scope === 'market' ? own : all;
     const cached = tier !== '10m' && !cache.mayHold(tier, at) ? null : cache.get(tier, series, at);
