@@ -15,13 +15,13 @@ import { createClosers } from '../closers.ts';
 import { createChangePublisher, type ChangePublisher } from '../change-publisher.ts';
 import { clockFromEnv } from '../offset-clock.ts';
 import { createSourceIngest } from '../source-ingest.ts';
-import { createPriceStore } from '../stores.ts';
+import { createPriceStore, INGEST_POOL } from '../stores.ts';
 import { adoptCatalogData, loadCatalogs } from '../../catalog/load-catalogs.ts';
 import { startLearningWhenLive } from '../schema-runtime.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
 import { leaseOwner } from '../../ingest/lease.ts';
-import { lowerThreadPriority, restoreThreadPriority } from './thread-priority.ts';
+import { lowerThreadPriority, nameThread, restoreThreadPriority } from './thread-priority.ts';
 import { createWorkerBackfill } from './worker-backfill.ts';
 import type { RejectionTally } from '../../ingest/rejections.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../../ingest/retention.ts';
@@ -45,15 +45,21 @@ function postRejections(record: FetchRecord, counts: RejectionTally): void {
 async function run() {
   const startPriority = getPriority();
   lowerThreadPriority();
+  nameThread('pricing-ingest');
   adoptCatalogData(catalogData);
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
   const clock = clockFromEnv();
   const closers = createClosers();
-  const { prices: store, history } = createPriceStore(config, clock, {
-    onFoldError: (message) => logger.error({ message }, 'rollup fold failed'),
-  });
+  const opened = createPriceStore(
+    config,
+    clock,
+    { onFoldError: (message) => logger.error({ message }, 'rollup fold failed') },
+    INGEST_POOL,
+  );
+  const { prices: store, history } = opened;
   closers.add(() => store.close());
   await store.init();
+  await opened.warm?.();
   const bus =
     config.redisUrl === null
       ? null

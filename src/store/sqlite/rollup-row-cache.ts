@@ -20,10 +20,7 @@ import { unpackPage } from './rollup-pages.ts';
 import { PAGE_BUCKETS, SECTION_BITS } from './page-format.ts';
 import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
 
-/**
- * Per tier, per series id (small dense integers: an array beats a map here), the rows held,
- * newest last.
- */
+/** Per tier and series id (dense: an array beats a map here), the rows held, newest last. */
 type RowTable = Record<Tier, (CachedRow[] | undefined)[]>;
 const emptyTable = (): RowTable => ({ '10m': [], '1h': [], '1d': [] });
 
@@ -38,25 +35,17 @@ export interface CachedRow {
   stored: boolean;
 }
 
-const EVERY_SECTION = SECTION_BITS.ask | SECTION_BITS.bid | SECTION_BITS.sales;
+const ALL = SECTION_BITS.ask | SECTION_BITS.bid | SECTION_BITS.sales;
+type RowAt = Pick<CachedRow, 'series' | 'bucket' | 'row'>;
 
-/**
- * Writes a bucket's loose row: the sections in `sections` (SECTION_BITS) that the row holds;
- * the others keep what is stored.
- */
-export function writeRow(
-  statements: TierStatements,
-  series: number,
-  bucket: number,
-  row: RollupRow,
-  sections = EVERY_SECTION,
-): void {
+/** Writes a loose row's sections in `sections` (SECTION_BITS); the others keep what is stored. */
+export function writeRow(to: TierStatements, { series, bucket, row }: RowAt, sections = ALL): void {
   resetTransient();
   const wants = (name: keyof typeof SECTION_BITS) => sections & SECTION_BITS[name];
   const ask = wants('ask') && row.ask ? encodeSideTransient('ask', row.ask, row.start) : null;
   const bid = wants('bid') && row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
   const sales = wants('sales') && row.sales ? encodeSalesTransient(row.sales) : null;
-  statements.upsertRow.run(series, bucket, ask, bid, sales);
+  to.upsertRow.run(series, bucket, ask, bid, sales);
 }
 
 function decodeRow(start: number, stored: RowOfPeriod): RollupRow {

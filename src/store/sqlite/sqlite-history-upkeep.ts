@@ -1,11 +1,12 @@
 /**
  * The upkeep steps of the SQLite history: retention and packing, each a walk over the series in
  * id order in short steps of one transaction that first takes the history file's write lock.
- * Retention range-deletes each series' expired loose rows, storing the hours of 10-minute ones
- * first (stored-hours.ts), then its pages whose period has expired; reads skip the expired
- * buckets of a page reaching past the cutoff (the tier's expired mark, raised by each step).
- * Packing turns the loose rows of every period that ended by the cutoff into pages
- * (rollup-pages.ts); a pass that finds nothing new costs one seek per series.
+ * Retention range-deletes each series' expired loose rows, storing the hours and days of
+ * 10-minute ones first (stored-merges.ts), then its pages whose period has expired; reads skip
+ * the expired buckets of a page reaching past the cutoff (the tier's expired mark, raised by
+ * each step). Packing turns the loose rows of every period that ended by the cutoff into pages
+ * (rollup-pages.ts), storing the day of a 10-minute page first; a pass that finds nothing new
+ * costs one seek per series.
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -14,7 +15,7 @@ import { expirePages, packPeriod } from './rollup-pages.ts';
 import { PAGE_BUCKETS } from './page-format.ts';
 import type { RollupStatements } from './rollup-statements.ts';
 import type { StoreRollups } from './store-rollups.ts';
-import { storeHoursOf } from './stored-hours.ts';
+import { storeMergesOf } from './stored-merges.ts';
 
 /** Series examined per step at most (bounds a step that finds little to do). */
 const SERIES_PER_STEP = 2_000;
@@ -29,14 +30,9 @@ type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 type SeriesWork = (series: number, limit: number) => { changed: number; finished: boolean };
 
 /** One step over the series from `cursor`; returns the buckets changed and the next cursor. */
-function walkSeries(
-  statements: RollupStatements,
-  cursor: string | null,
-  max: number,
-  work: SeriesWork,
-) {
+function walkSeries(all: RollupStatements, cursor: string | null, max: number, work: SeriesWork) {
   let changed = 0;
-  const ids = statements.seriesFrom.all(Number(cursor ?? 0), SERIES_PER_STEP).map((row) => row[0]);
+  const ids = all.seriesFrom.all(Number(cursor ?? 0), SERIES_PER_STEP).map((row) => row[0]);
   for (const id of ids) {
     const step = work(id, max - changed);
     changed += step.changed;
@@ -48,7 +44,7 @@ function walkSeries(
   return { changed, next: done ? null : `${last + 1}` };
 }
 
-/** Deletes a series' buckets below `cutoff`, rows then pages, storing the hours of 10m ones first. */
+/** Deletes a series' buckets below `cutoff`, rows then pages; stores the merges of 10m ones first. */
 const deleteSome =
   (all: RollupStatements, tier: Tier, cutoff: number): SeriesWork =>
   (series, limit) => {
@@ -57,24 +53,18 @@ const deleteSome =
     const beyond = statements.expiredAt.get(series, cutoff, limit);
     const bound = beyond ? beyond.bucket : cutoff;
     const first = tens ? statements.firstBefore.get(series, bound) : undefined;
-    if (first !== undefined) storeHoursOf(all, series, first, bound);
+    if (first !== undefined) storeMergesOf(all, series, first, bound);
     const rows = statements.deleteRows.run(series, 0, bound).changes;
     if (beyond) return { changed: rows, finished: false };
-    const perPage = PAGE_BUCKETS[tier];
-    const beforeExpiry = (period: number) =>
-      void storeHoursOf(all, series, period * perPage, (period + 1) * perPage);
-    const pages = expirePages(
-      statements,
-      tier,
-      series,
-      cutoff,
-      limit - rows,
-      tens ? beforeExpiry : undefined,
-    );
+    const width = PAGE_BUCKETS[tier];
+    const storeMerges = tens
+      ? (period: number) => storeMergesOf(all, series, period * width, (period + 1) * width)
+      : undefined;
+    const pages = expirePages(statements, tier, series, cutoff, limit - rows, storeMerges);
     return { changed: rows + pages.deleted, finished: !pages.more };
   };
 
-/** Packs a series' loose rows of periods that end by `cutoff`. */
+/** Packs a series' loose rows of periods that end by `cutoff`; stores the day of 10m ones first. */
 const packSome =
   (all: RollupStatements, tier: Tier, cutoff: number): SeriesWork =>
   (series, limit) => {
@@ -86,7 +76,9 @@ const packSome =
       const first = statements.firstBefore.get(series, end);
       const finished = first === undefined;
       if (finished || packed >= limit) return { changed: packed, finished };
-      packed += packPeriod(statements, tier, series, Math.floor(first / width));
+      const period = Math.floor(first / width);
+      if (tier === '10m') storeMergesOf(all, series, period * width, (period + 1) * width, ['1d']);
+      packed += packPeriod(statements, tier, series, period);
     }
   };
 
