@@ -20,6 +20,7 @@ import { benchTerminal } from './terminal.ts';
 import { benchStream } from './stream.ts';
 import { benchInventory } from './inventory.ts';
 import { benchSimPoll } from './sim-poll.ts';
+import { benchSidesLog } from './sides-log.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -44,6 +45,12 @@ if (wanted('sim-poll')) {
     '\n## sim-poll: simulator CPU per poll round, full catalogs, through the live parsers',
   );
   await benchSimPoll();
+}
+if (wanted('sides-log')) {
+  console.log(
+    '\n## sides-log: bytes written by the latest sides, change log + snapshots vs the upsert',
+  );
+  await benchSidesLog();
 }
 if (wanted('reads-bounds')) {
   console.log('\n## reads-bounds: the heaviest reads at their largest allowed parameters');
