@@ -3,7 +3,7 @@ import { benchAttributes } from './attributes.ts';
 import { benchDiskDay } from './disk-day.ts';
 import { benchPostgresDiskDay } from './disk-day-pg.ts';
 import { benchFootprint } from './footprint.ts';
-import { benchHistory } from './history.ts';
+import { benchHistory, benchHistoryFolds } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
 import { benchLiveBudgets } from './live-budget.ts';
 import { benchLiquidity } from './liquidity.ts';
@@ -20,6 +20,7 @@ import { benchTerminal } from './terminal.ts';
 import { benchStream } from './stream.ts';
 import { benchInventory } from './inventory.ts';
 import { benchSimPoll } from './sim-poll.ts';
+import { benchSidesLog } from './sides-log.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -44,6 +45,12 @@ if (wanted('sim-poll')) {
     '\n## sim-poll: simulator CPU per poll round, full catalogs, through the live parsers',
   );
   await benchSimPoll();
+}
+if (wanted('sides-log')) {
+  console.log(
+    '\n## sides-log: bytes written by the latest sides, change log + snapshots vs the upsert',
+  );
+  await benchSidesLog();
 }
 if (wanted('reads-bounds')) {
   console.log('\n## reads-bounds: the heaviest reads at their largest allowed parameters');
@@ -84,6 +91,10 @@ if (wanted('disk-day')) {
     '\n## disk-day: disk written (real server, steady window) and kept (one simulated day) per day by the default npm start',
   );
   await benchDiskDay();
+}
+if (wanted('history-folds')) {
+  console.log('\n## history-folds: bytes the 10-minute folds write, days derived vs stored');
+  await benchHistoryFolds();
 }
 if (wanted('disk-pg')) {
   console.log(
