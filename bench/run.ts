@@ -3,7 +3,7 @@ import { benchAttributes } from './attributes.ts';
 import { benchDiskDay } from './disk-day.ts';
 import { benchPostgresDiskDay } from './disk-day-pg.ts';
 import { benchFootprint } from './footprint.ts';
-import { benchHistory } from './history.ts';
+import { benchHistory, benchHistoryFolds } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
 import { benchLiveBudgets } from './live-budget.ts';
 import { benchLiquidity } from './liquidity.ts';
@@ -91,6 +91,10 @@ if (wanted('disk-day')) {
     '\n## disk-day: disk written (real server, steady window) and kept (one simulated day) per day by the default npm start',
   );
   await benchDiskDay();
+}
+if (wanted('history-folds')) {
+  console.log('\n## history-folds: bytes the 10-minute folds write, days derived vs stored');
+  await benchHistoryFolds();
 }
 if (wanted('disk-pg')) {
   console.log(

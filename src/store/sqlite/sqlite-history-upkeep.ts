@@ -1,12 +1,11 @@
 /**
  * The upkeep steps of the SQLite history: retention and packing, each a walk over the series in
  * id order in short steps of one transaction that first takes the history file's write lock.
- * Retention range-deletes each series' expired loose rows, storing the hours and days of
- * 10-minute ones first (stored-merges.ts), then its pages whose period has expired; reads skip
- * the expired buckets of a page reaching past the cutoff (the tier's expired mark, raised by
- * each step). Packing turns the loose rows of every period that ended by the cutoff into pages
- * (rollup-pages.ts), storing the day of a 10-minute page first; a pass that finds nothing new
- * costs one seek per series.
+ * Retention range-deletes each series' expired loose rows, then its pages whose period has
+ * expired; reads skip the expired buckets of a page reaching past the cutoff (the tier's expired
+ * mark). Packing turns the loose rows of every period that ended by the cutoff into pages
+ * (rollup-pages.ts). Both store the hours and days (stored-merges.ts) of the 10-minute buckets
+ * they remove or pack first; a pass that finds nothing new costs one seek per series.
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -44,7 +43,7 @@ function walkSeries(all: RollupStatements, cursor: string | null, max: number, w
   return { changed, next: done ? null : `${last + 1}` };
 }
 
-/** Deletes a series' buckets below `cutoff`, rows then pages; stores the merges of 10m ones first. */
+/** Deletes a series' buckets below `cutoff`, rows then pages (10m ones' merges stored first). */
 const deleteSome =
   (all: RollupStatements, tier: Tier, cutoff: number): SeriesWork =>
   (series, limit) => {
@@ -76,9 +75,8 @@ const packSome =
       const first = statements.firstBefore.get(series, end);
       const finished = first === undefined;
       if (finished || packed >= limit) return { changed: packed, finished };
-      const period = Math.floor(first / width);
-      if (tier === '10m') storeMergesOf(all, series, period * width, (period + 1) * width, ['1d']);
-      packed += packPeriod(statements, tier, series, period);
+      if (tier === '10m') storeMergesOf(all, series, first, first + 1, ['1d']);
+      packed += packPeriod(statements, tier, series, Math.floor(first / width));
     }
   };
 
