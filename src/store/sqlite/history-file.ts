@@ -8,8 +8,8 @@
  *
  * Older layouts are converted when attached: rollups kept in the prices file before the split
  * move here (copy, then drop, each committed on its own), and the run layout (rows standing for
- * runs of equal buckets, settled and late marks) becomes one row per bucket. The row table
- * repeats migration 2's on purpose: an applied migration is never edited.
+ * runs of equal buckets, settled and late marks) becomes one row per bucket; then rows keyed
+ * (series, bucket), as every earlier layout kept them, are keyed (bucket, series).
  */
 import type Database from 'better-sqlite3';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
@@ -29,22 +29,23 @@ export function historyPathOf(pricesPath: string): string {
 }
 
 // One table per tier. A series is an item on one market, or the item's cross-market aggregate
-// (history_series, in the prices file); one row per (series, bucket) holds the ask, bid and
+// (history_series, in the prices file); one row per (bucket, series) holds the ask, bid and
 // sales sections in the shared rollup codec (NULL when the bucket observed none of that kind).
-// bucket is floor(start / tier width); sale_units is no longer written (the sales' n). A page
-// holds the buckets of period floor(bucket / PAGE_BUCKETS) of a series. Pages are a rowid
-// table: a WITHOUT ROWID table repeats its rows in interior pages and, past about 1 KB, leaves
-// half of each overflow page empty (measured: 4.0 MB on disk for 2.4 MB of 10-minute pages).
-const rollupTable = (tier: string) => `
-CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.rollups_${tier} (
-  series INTEGER NOT NULL,
+// bucket is floor(start / tier width). Keyed time first, so a fold's rows of a closing bucket
+// are appended in one run at the B-tree's right edge. A page holds the buckets of period
+// floor(bucket / PAGE_BUCKETS) of a series. Pages are a rowid table: a WITHOUT ROWID table
+// repeats its rows in interior pages and, past about 1 KB, leaves half of each overflow page
+// empty (measured: 4.0 MB on disk for 2.4 MB of 10-minute pages).
+const looseTable = (name: string) => `
+CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.${name} (
   bucket INTEGER NOT NULL,
+  series INTEGER NOT NULL,
   ask BLOB,
   bid BLOB,
   sales BLOB,
-  sale_units INTEGER,
-  PRIMARY KEY (series, bucket)
-) STRICT, WITHOUT ROWID;
+  PRIMARY KEY (bucket, series)
+) STRICT, WITHOUT ROWID;`;
+const rollupTable = (tier: string) => `${looseTable(`rollups_${tier}`)}
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.pages_${tier} (
   series INTEGER NOT NULL,
   period INTEGER NOT NULL,
@@ -52,7 +53,7 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.pages_${tier} (
   UNIQUE (series, period)
 ) STRICT;`;
 
-const ROW_COLUMNS = 'series, bucket, ask, bid, sales, sale_units';
+const ROW_COLUMNS = 'series, bucket, ask, bid, sales';
 
 const schema = `
 ${TIERS.map(rollupTable).join('\n')}
@@ -95,8 +96,9 @@ function moveLegacyRollups(db: Database.Database): void {
   }
 }
 
+type Column = { name: string; pk: number };
 function columnsOf(db: Database.Database, table: string): Set<string> {
-  const rows = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as { name: string }[];
+  const rows = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as Column[];
   return new Set(rows.map((row) => row.name));
 }
 
@@ -113,7 +115,7 @@ function upgradeRuns(db: Database.Database): void {
       WITH RECURSIVE expanded (${ROW_COLUMNS}, last) AS (
         SELECT ${ROW_COLUMNS}, bucket + run - 1 FROM ${table} WHERE run > 1
         UNION ALL
-        SELECT series, bucket + 1, ask, bid, sales, sale_units, last FROM expanded WHERE bucket < last
+        SELECT series, bucket + 1, ask, bid, sales, last FROM expanded WHERE bucket < last
       )
       INSERT OR IGNORE INTO ${table} (${ROW_COLUMNS}) SELECT ${ROW_COLUMNS} FROM expanded;
       ALTER TABLE ${table} DROP COLUMN run;`);
@@ -124,6 +126,26 @@ function upgradeRuns(db: Database.Database): void {
       if (marks.has(column))
         db.exec(`ALTER TABLE ${HISTORY_SCHEMA}.fold_mark DROP COLUMN ${column}`);
     }
+  }
+}
+
+/**
+ * Keys the loose rows of a history file of any earlier layout (series first) time first: a
+ * copy in key order, then the old table dropped and the copy renamed in one transaction; a
+ * crash after the copy copies again on the next open.
+ */
+function keyTimeFirst(db: Database.Database): void {
+  for (const tier of TIERS) {
+    const columns = db.pragma(`${HISTORY_SCHEMA}.table_info(rollups_${tier})`) as Column[];
+    if (columns.find((column) => column.name === 'series')?.pk !== 1) continue;
+    const [table, copy] = [`rollups_${tier}`, `time_first_${tier}`];
+    db.transaction(() => {
+      db.exec(looseTable(copy));
+      db.exec(`INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.${copy} (${ROW_COLUMNS})
+        SELECT ${ROW_COLUMNS} FROM ${HISTORY_SCHEMA}.${table} ORDER BY bucket, series`);
+    })();
+    db.exec(`BEGIN; DROP TABLE ${HISTORY_SCHEMA}.${table};
+      ALTER TABLE ${HISTORY_SCHEMA}.${copy} RENAME TO ${table}; COMMIT`);
   }
 }
 
@@ -162,6 +184,7 @@ export function attachHistory(
     db.exec(schema);
     upgradeRuns(db);
   })();
+  keyTimeFirst(db);
   moveLegacyRollups(db);
   checkPairing(db, path);
 }

@@ -106,7 +106,9 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
       else walk();
     }
   };
-  const packed = statements.selectRange(columns.join(',')).get(series, from, to) ?? Buffer.alloc(0);
+  const [lo, hi] = statements.looseBounds.get()!;
+  const loose = { series, from: Math.max(from, lo ?? to), to: Math.min(to, (hi ?? -1) + 1) };
+  const packed = statements.selectRange(columns.join(',')).get(loose) ?? Buffer.alloc(0);
   for (let at = 0; at < packed.length; at = reader.offset()) {
     const bucket = packed.readUInt32BE(at);
     pagesBefore(bucket);

@@ -20,7 +20,7 @@ import { encodeSales, encodeSide, RollupCodecError, SectionReader } from '../rol
 import { VarintWriter } from '../varint-writer.ts';
 import { ColumnSections, toColumns } from './page-columns.ts';
 import { PAGE_BUCKETS, SECTION_BITS, type PageEntry, type SectionSource } from './page-format.ts';
-import type { TierStatements } from './rollup-statements.ts';
+import type { LooseRange, TierStatements } from './rollup-statements.ts';
 
 /**
  * The first byte of a page in column order: a raw deflate stream cannot start with it (its
@@ -134,17 +134,24 @@ export function unpackPage(
   statements.deletePage.run(series, period);
 }
 
-/** Packs the loose rows of one period into its page; returns the rows packed. */
-export function packPeriod(
+/**
+ * Packs the loose rows of series [series, last) in buckets [from, to) (whole periods) into one
+ * page per series and period, and deletes them; returns the rows packed.
+ */
+export function packSeriesRange(
   statements: TierStatements,
   tier: Tier,
-  series: number,
-  period: number,
+  range: LooseRange & { last: number },
 ): number {
-  const first = period * PAGE_BUCKETS[tier];
-  const rows = statements.selectRows.all(series, first, first + PAGE_BUCKETS[tier]);
-  statements.insertPage.run(series, period, encodePage(tier, period, rows));
-  statements.deleteRows.run(series, first, first + PAGE_BUCKETS[tier]);
+  const rows = statements.selectSeriesRange.all(range);
+  const periodOf = (at: number) => Math.floor(rows[at]![1] / PAGE_BUCKETS[tier]);
+  for (let at = 0, end = 0; at < rows.length; at = end) {
+    const [series] = rows[at]!;
+    while (end < rows.length && rows[end]![0] === series && periodOf(end) === periodOf(at)) end++;
+    const entries = rows.slice(at, end).map(([, ...entry]) => entry);
+    statements.insertPage.run(series, periodOf(at), encodePage(tier, periodOf(at), entries));
+  }
+  statements.deleteSeriesRange.run(range);
   return rows.length;
 }
 

@@ -14,26 +14,35 @@ export const RANGE_HEADER_BYTES = 5;
 type Blob = Buffer | null;
 export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
+/** The buckets in [@from, @to), oldest first: a loose read seeks each (bucket, series) key. */
+const BUCKETS = `WITH RECURSIVE b (k) AS (SELECT @from WHERE @from < @to
+  UNION ALL SELECT k + 1 FROM b WHERE k + 1 < @to)`;
+export interface LooseRange {
+  series: number;
+  from: number;
+  to: number;
+}
+
 /**
  * Range read of the given sections (a subset of ask, bid, sales) as ONE blob, oldest bucket
  * first: per row RANGE_HEADER_BYTES of header, then those sections' bytes back to back.
  * better-sqlite3 makes a fresh Buffer for every BLOB value it returns; at a few thousand rows
- * that cost more than the read itself, so the rows are concatenated in SQL. The subquery walks
- * the primary key in bucket order (a co-routine, no sort), and the reader checks that the
- * buckets ascend. Binds (series, from, to).
+ * that cost more than the read itself, so the rows are concatenated in SQL. The subquery seeks
+ * the primary key once per bucket in order (a co-routine, no sort), and the reader checks that
+ * the buckets ascend.
  */
 function rangeStatement(db: Database.Database, table: string) {
-  const prepared = new Map<string, Database.Statement<[number, number, number], Buffer | null>>();
+  const prepared = new Map<string, Database.Statement<[LooseRange], Buffer | null>>();
   const prepare = (columns: string) => {
     const sections = columns.split(',') as (keyof typeof SECTION_BITS)[];
     const flags = sections.map((name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name]}`);
     const bytes = sections.map((name) => `ifnull(${name}, x'')`);
     return db
-      .prepare<[number, number, number], Buffer | null>(
-        `SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
+      .prepare<[LooseRange], Buffer | null>(
+        `${BUCKETS} SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
            SELECT unhex(printf('%08X%02X', bucket, ${flags.join(' + ')})) || ${bytes.join(' || ')}
              AS piece
-           FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket)`,
+           FROM b CROSS JOIN ${table} ON bucket = k AND series = @series)`,
       )
       .pluck();
   };
@@ -68,31 +77,43 @@ function tierStatements(db: Database.Database, tier: Tier) {
     /** NULL sections leave the stored ones alone (a section, once there, is never removed). */
     upsertRow: db.prepare<[number, number, Blob, Blob, Blob]>(`
       INSERT INTO ${table} (series, bucket, ask, bid, sales) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (series, bucket) DO UPDATE SET ask = coalesce(excluded.ask, ask),
+      ON CONFLICT (bucket, series) DO UPDATE SET ask = coalesce(excluded.ask, ask),
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales)`),
     selectRange: rangeStatement(db, table),
-    /** Binds (series, before): a series' first loose bucket before `before`, if any. */
-    firstBefore: db
-      .prepare<[number, number], number>(
-        `SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket LIMIT 1`,
-      )
-      .pluck(),
-    /** Binds (series, from, to). */
-    selectRows: db
-      .prepare<[number, number, number], RowOfPeriod>(
-        `SELECT bucket, ask, bid, sales FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ?
-         ORDER BY bucket`,
+    /** Binds (series, bucket). */
+    selectRow: db
+      .prepare<[number, number], RowOfPeriod>(
+        `SELECT bucket, ask, bid, sales FROM ${table} WHERE series = ? AND bucket = ?`,
       )
       .raw(),
-    /** Binds (series, from, to). */
-    deleteRows: db.prepare<[number, number, number]>(
-      `DELETE FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ?`,
+    /** The lowest and highest loose bucket (null, null when there is none). */
+    looseBounds: db
+      .prepare<[], [number | null, number | null]>(
+        `SELECT (SELECT min(bucket) FROM ${table}), (SELECT max(bucket) FROM ${table})`,
+      )
+      .raw(),
+    /** The rows of series [@series, @last) in buckets [@from, @to), by series then bucket. */
+    selectSeriesRange: db
+      .prepare<[LooseRange & { last: number }], [number, ...RowOfPeriod]>(
+        `${BUCKETS} SELECT series, bucket, ask, bid, sales FROM b CROSS JOIN ${table}
+         ON bucket = k AND series >= @series AND series < @last ORDER BY series, bucket`,
+      )
+      .raw(),
+    deleteSeriesRange: db.prepare<[LooseRange & { last: number }]>(
+      `${BUCKETS} DELETE FROM ${table}
+       WHERE bucket IN (SELECT k FROM b) AND series >= @series AND series < @last`,
+    ),
+    /** Binds (before, limit): the oldest rows below a bucket, in key order. */
+    rowsBefore: db
+      .prepare<[number, number], [bucket: number, series: number]>(
+        `SELECT bucket, series FROM ${table} WHERE bucket < ? ORDER BY bucket, series LIMIT ?`,
+      )
+      .raw(),
+    /** Binds (bucket, series): deletes the rows up to that key. */
+    deleteThrough: db.prepare<[number, number]>(
+      `DELETE FROM ${table} WHERE (bucket, series) <= (?, ?)`,
     ),
     ...pageStatements(db, tier),
-    /** The bucket at 0-based position `offset` among a series' expired buckets, if any. */
-    expiredAt: db.prepare<[number, number, number], { bucket: number }>(
-      `SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket LIMIT 1 OFFSET ?`,
-    ),
   };
 }
 
@@ -155,6 +176,7 @@ export function prepareRollupStatements(db: Database.Database) {
       `INSERT INTO ${HISTORY_SCHEMA}.expired (tier, bucket) VALUES (?, ?)
        ON CONFLICT (tier) DO UPDATE SET bucket = max(bucket, excluded.bucket)`,
     ),
+    lastSeries: db.prepare<[], number>('SELECT ifnull(max(id), 0) FROM history_series').pluck(),
     seriesFrom: db
       .prepare<[number, number], [number]>(
         'SELECT id FROM history_series WHERE id >= ? ORDER BY id LIMIT ?',

@@ -39,7 +39,9 @@ export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 10
 /** Changed rows a transaction folds at most; the rest of the journal goes to the next one. */
 const ROWS_PER_FOLD = 50_000;
 
-function writeRows(statements: RollupStatements, changed: readonly CachedRow[]): void {
+/** Writes the changed rows in key order (bucket, then series): appended, not spread out. */
+function writeRows(statements: RollupStatements, changed: CachedRow[]): void {
+  changed.sort((a, b) => a.bucket - b.bucket || a.series - b.series);
   for (const cached of changed) {
     writeRow(statements.tiers[cached.tier], cached.series, cached.bucket, cached.row, cached.dirty);
     cached.dirty = 0;
