@@ -2,7 +2,7 @@
  * fold-writes: bytes the SQLite history writes (`wchar` of /proc/self/io: every byte passed to
  * write/pwrite, WAL frames and checkpoints alike) for the folds of closed 10-minute buckets and
  * for packing the settled day, at realistic scale: 100,000 series (20,000 items × 4 markets
- * plus their aggregates), a day already holding 10 hours of 10-minute rows, then 6 buckets
+ * plus their aggregates), a day already holding 5 hours of 10-minute rows, then 6 buckets
  * ingested and folded one by one, then the day packed. The same code runs twice in one process,
  * once with the loose rows keyed time first (the layout) and once with the tables recreated
  * keyed (series, bucket), as every layout before issue 31's time-first rows kept them.
@@ -21,10 +21,10 @@ import { KEEP_ALL } from './history-data.ts';
 
 const ITEMS = 20_000;
 const MARKETS: MarketId[] = ['skinport', 'csfloat', 'buff163', 'steamcommunity'];
-const WARM_BUCKETS = 60;
-const MEASURED_BUCKETS = 6;
+const WARM_BUCKETS = 30;
+const MEASURED_BUCKETS = 4;
 const TEN = 10 * MINUTE;
-/** 20:00 UTC: the measured buckets close the day's 21st hour. */
+/** 20:00 UTC: the day's buckets before it are copies of its rows. */
 const FIRST = Date.parse('2026-11-19T20:00:00Z');
 
 const wchar = () => Number(/wchar:\s+(\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { DAY, MINUTE } from '../../domain/clock.ts';
+import { DAY, HOUR, MINUTE } from '../../domain/clock.ts';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { T0 } from '../contract-fixtures.ts';
 import { compactHistory } from '../history-compaction.ts';
@@ -130,12 +130,13 @@ describe('sqlite history file', () => {
     await store.close();
   });
 
-  test('loose rows keyed (series, bucket) are keyed time first on open, also after a crash mid-way', async () => {
+  test('rows and pages keyed series first are keyed time first on open, also after a crash mid-way', async () => {
     const file = freshFile();
     const first = createSqlitePriceStore({ path: file });
     await first.init();
-    for (let bucket = 0; bucket < 3; bucket += 1) {
-      await first.writeBatch(fetchAt(bucket * 10 * MINUTE + MINUTE));
+    for (const at of [MINUTE, 11 * MINUTE, DAY + MINUTE, DAY + 21 * MINUTE]) {
+      await first.writeBatch(fetchAt(at));
+      if (at === 11 * MINUTE) await compactHistory(first, T0 + DAY + HOUR, {});
     }
     const read = (store: typeof first) =>
       Promise.all(TIERS.map((tier) => store.readRollups(SERIES.aggregate, tier, 0, T0 + DAY)));
@@ -147,8 +148,11 @@ describe('sqlite history file', () => {
         CREATE TABLE rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
           ask BLOB, bid BLOB, sales BLOB, sale_units INTEGER,
           PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID;
-        INSERT INTO rollups_${tier} SELECT series, bucket, ask, bid, sales, NULL FROM copy;`);
-      if (tier === '10m') old.exec(`ALTER TABLE copy RENAME TO time_first_${tier}`);
+        INSERT INTO rollups_${tier} SELECT series, bucket, ask, bid, sales, NULL FROM copy;
+        ALTER TABLE pages_${tier} RENAME TO old_pages; CREATE TABLE pages_${tier} (series INTEGER
+          NOT NULL, period INTEGER NOT NULL, data BLOB NOT NULL, UNIQUE (series, period)) STRICT;
+        INSERT INTO pages_${tier} SELECT series, period, data FROM old_pages; DROP TABLE old_pages;`);
+      if (tier === '10m') old.exec(`ALTER TABLE copy RENAME TO time_first_rollups_${tier}`);
       else old.exec('DROP TABLE copy');
     }
     old.close();
@@ -157,6 +161,9 @@ describe('sqlite history file', () => {
     assert.deepEqual(await read(store), expected);
     const keys = store.db.prepare("SELECT name FROM pragma_table_info(?, 'history') WHERE pk = 1");
     for (const tier of TIERS) assert.equal(keys.pluck().get(`rollups_${tier}`), 'bucket');
+    const pages = store.db.prepare("SELECT name FROM pragma_table_info('pages_10m', 'history')");
+    assert.equal(pages.pluck().get(), 'period');
+    assert.equal(store.db.prepare('SELECT count(*) FROM history.pages_10m').pluck().get(), 3);
     const tables = store.db.prepare(
       "SELECT name FROM history.sqlite_master WHERE name LIKE 'time%'",
     );

@@ -28,32 +28,33 @@ export function historyPathOf(pricesPath: string): string {
   return `${stem}.history.db`;
 }
 
-// One table per tier. A series is an item on one market, or the item's cross-market aggregate
-// (history_series, in the prices file); one row per (bucket, series) holds the ask, bid and
-// sales sections in the shared rollup codec (NULL when the bucket observed none of that kind).
-// bucket is floor(start / tier width). Keyed time first, so a fold's rows of a closing bucket
-// are appended in one run at the B-tree's right edge. A page holds the buckets of period
-// floor(bucket / PAGE_BUCKETS) of a series. Pages are a rowid table: a WITHOUT ROWID table
-// repeats its rows in interior pages and, past about 1 KB, leaves half of each overflow page
-// empty (measured: 4.0 MB on disk for 2.4 MB of 10-minute pages).
-const looseTable = (name: string) => `
-CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.${name} (
-  bucket INTEGER NOT NULL,
-  series INTEGER NOT NULL,
-  ask BLOB,
-  bid BLOB,
-  sales BLOB,
-  PRIMARY KEY (bucket, series)
-) STRICT, WITHOUT ROWID;`;
-const rollupTable = (tier: string) => `${looseTable(`rollups_${tier}`)}
-CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.pages_${tier} (
-  series INTEGER NOT NULL,
-  period INTEGER NOT NULL,
-  data BLOB NOT NULL,
-  UNIQUE (series, period)
-) STRICT;`;
-
+// Two tables per tier. A series is an item on one market, or the item's cross-market aggregate
+// (history_series, in the prices file); a loose row per (bucket, series) holds the ask, bid and
+// sales sections in the shared rollup codec (NULL when the bucket observed none of that kind);
+// bucket is floor(start / tier width). A page holds the buckets of period
+// floor(bucket / PAGE_BUCKETS) of a series. Both are keyed time first, so a fold's rows of a
+// closing bucket and a packing pass's pages are appended at the B-tree's right edge. Pages are
+// a rowid table: a WITHOUT ROWID table repeats its rows in interior pages and, past about 1 KB,
+// leaves half of each overflow page empty (measured: 4.0 MB on disk for 2.4 MB of pages).
 const ROW_COLUMNS = 'series, bucket, ask, bid, sales';
+const TABLES = {
+  rollups: {
+    key: 'bucket',
+    columns: ROW_COLUMNS,
+    create: (name: string) => `CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.${name} (
+      bucket INTEGER NOT NULL, series INTEGER NOT NULL, ask BLOB, bid BLOB, sales BLOB,
+      PRIMARY KEY (bucket, series)) STRICT, WITHOUT ROWID;`,
+  },
+  pages: {
+    key: 'period',
+    columns: 'series, period, data',
+    create: (name: string) => `CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.${name} (
+      period INTEGER NOT NULL, series INTEGER NOT NULL, data BLOB NOT NULL,
+      UNIQUE (period, series)) STRICT;`,
+  },
+};
+const rollupTable = (tier: string) =>
+  `${TABLES.rollups.create(`rollups_${tier}`)}\n${TABLES.pages.create(`pages_${tier}`)}`;
 
 const schema = `
 ${TIERS.map(rollupTable).join('\n')}
@@ -96,7 +97,7 @@ function moveLegacyRollups(db: Database.Database): void {
   }
 }
 
-type Column = { name: string; pk: number };
+type Column = { name: string };
 function columnsOf(db: Database.Database, table: string): Set<string> {
   const rows = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as Column[];
   return new Set(rows.map((row) => row.name));
@@ -130,19 +131,23 @@ function upgradeRuns(db: Database.Database): void {
 }
 
 /**
- * Keys the loose rows of a history file of any earlier layout (series first) time first: a
- * copy in key order, then the old table dropped and the copy renamed in one transaction; a
- * crash after the copy copies again on the next open.
+ * Keys the loose rows and pages of a history file of any earlier layout (series first) time
+ * first: a copy in key order, then the old table dropped and the copy renamed in one
+ * transaction; a crash after the copy copies again on the next open.
  */
 function keyTimeFirst(db: Database.Database): void {
-  for (const tier of TIERS) {
-    const columns = db.pragma(`${HISTORY_SCHEMA}.table_info(rollups_${tier})`) as Column[];
-    if (columns.find((column) => column.name === 'series')?.pk !== 1) continue;
-    const [table, copy] = [`rollups_${tier}`, `time_first_${tier}`];
+  for (const [kind, table] of TIERS.flatMap((tier) => [
+    ['rollups', `rollups_${tier}`] as const,
+    ['pages', `pages_${tier}`] as const,
+  ])) {
+    const [first] = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as Column[];
+    if (first?.name !== 'series') continue;
+    const { key, columns, create } = TABLES[kind];
+    const copy = `time_first_${table}`;
     db.transaction(() => {
-      db.exec(looseTable(copy));
-      db.exec(`INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.${copy} (${ROW_COLUMNS})
-        SELECT ${ROW_COLUMNS} FROM ${HISTORY_SCHEMA}.${table} ORDER BY bucket, series`);
+      db.exec(create(copy));
+      db.exec(`INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.${copy} (${columns})
+        SELECT ${columns} FROM ${HISTORY_SCHEMA}.${table} ORDER BY ${key}, series`);
     })();
     db.exec(`BEGIN; DROP TABLE ${HISTORY_SCHEMA}.${table};
       ALTER TABLE ${HISTORY_SCHEMA}.${copy} RENAME TO ${table}; COMMIT`);

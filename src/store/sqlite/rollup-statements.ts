@@ -14,14 +14,20 @@ export const RANGE_HEADER_BYTES = 5;
 type Blob = Buffer | null;
 export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
-/** The buckets in [@from, @to), oldest first: a loose read seeks each (bucket, series) key. */
-const BUCKETS = `WITH RECURSIVE b (k) AS (SELECT @from WHERE @from < @to
-  UNION ALL SELECT k + 1 FROM b WHERE k + 1 < @to)`;
-export interface LooseRange {
+/**
+ * The keys (buckets or periods) in [@from, @to) that `table` may hold, between its lowest and
+ * highest, oldest first: a series' read seeks each (key, series) of a time-first table.
+ */
+const keysOf = (table: string, key: string) => `WITH RECURSIVE
+  r (lo, hi) AS (SELECT max(@from, (SELECT min(${key}) FROM ${table})),
+    min(@to, (SELECT max(${key}) FROM ${table}) + 1)),
+  b (k) AS (SELECT lo FROM r WHERE lo < hi UNION ALL SELECT k + 1 FROM b, r WHERE k + 1 < hi)`;
+export interface KeyRange {
   series: number;
   from: number;
   to: number;
 }
+export type SeriesRange = KeyRange & { last: number };
 
 /**
  * Range read of the given sections (a subset of ask, bid, sales) as ONE blob, oldest bucket
@@ -32,14 +38,14 @@ export interface LooseRange {
  * the buckets ascend.
  */
 function rangeStatement(db: Database.Database, table: string) {
-  const prepared = new Map<string, Database.Statement<[LooseRange], Buffer | null>>();
+  const prepared = new Map<string, Database.Statement<[KeyRange], Buffer | null>>();
   const prepare = (columns: string) => {
     const sections = columns.split(',') as (keyof typeof SECTION_BITS)[];
     const flags = sections.map((name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name]}`);
     const bytes = sections.map((name) => `ifnull(${name}, x'')`);
     return db
-      .prepare<[LooseRange], Buffer | null>(
-        `${BUCKETS} SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
+      .prepare<[KeyRange], Buffer | null>(
+        `${keysOf(table, 'bucket')} SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
            SELECT unhex(printf('%08X%02X', bucket, ${flags.join(' + ')})) || ${bytes.join(' || ')}
              AS piece
            FROM b CROSS JOIN ${table} ON bucket = k AND series = @series)`,
@@ -56,11 +62,11 @@ function rangeStatement(db: Database.Database, table: string) {
 function pageStatements(db: Database.Database, tier: Tier) {
   const table = `${HISTORY_SCHEMA}.pages_${tier}`;
   return {
-    /** Binds (series, from, to): the pages of periods in [from, to), oldest first. */
+    /** The pages of periods in [@from, @to), oldest first. */
     selectPages: db
-      .prepare<[number, number, number], [period: number, data: Buffer]>(
-        `SELECT period, data FROM ${table} WHERE series = ? AND period >= ? AND period < ?
-         ORDER BY period`,
+      .prepare<[KeyRange], [period: number, data: Buffer]>(
+        `${keysOf(table, 'period')} SELECT period, data FROM b CROSS JOIN ${table}
+         ON period = k AND series = @series`,
       )
       .raw(),
     insertPage: db.prepare<[number, number, Buffer]>(
@@ -68,6 +74,16 @@ function pageStatements(db: Database.Database, tier: Tier) {
     ),
     deletePage: db.prepare<[number, number]>(
       `DELETE FROM ${table} WHERE series = ? AND period = ?`,
+    ),
+    /** Binds (before, limit): the oldest pages of periods before a period, in key order. */
+    pagesBefore: db
+      .prepare<[number, number], [period: number, series: number, data: Buffer]>(
+        `SELECT period, series, data FROM ${table} WHERE period < ? ORDER BY period, series LIMIT ?`,
+      )
+      .raw(),
+    /** Binds (period, series): deletes the pages up to that key. */
+    deletePagesThrough: db.prepare<[number, number]>(
+      `DELETE FROM ${table} WHERE (period, series) <= (?, ?)`,
     ),
   };
 }
@@ -86,21 +102,16 @@ function tierStatements(db: Database.Database, tier: Tier) {
         `SELECT bucket, ask, bid, sales FROM ${table} WHERE series = ? AND bucket = ?`,
       )
       .raw(),
-    /** The lowest and highest loose bucket (null, null when there is none). */
-    looseBounds: db
-      .prepare<[], [number | null, number | null]>(
-        `SELECT (SELECT min(bucket) FROM ${table}), (SELECT max(bucket) FROM ${table})`,
-      )
-      .raw(),
+    lowestBucket: db.prepare<[], number | null>(`SELECT min(bucket) FROM ${table}`).pluck(),
     /** The rows of series [@series, @last) in buckets [@from, @to), by series then bucket. */
     selectSeriesRange: db
-      .prepare<[LooseRange & { last: number }], [number, ...RowOfPeriod]>(
-        `${BUCKETS} SELECT series, bucket, ask, bid, sales FROM b CROSS JOIN ${table}
+      .prepare<[SeriesRange], [number, ...RowOfPeriod]>(
+        `${keysOf(table, 'bucket')} SELECT series, bucket, ask, bid, sales FROM b CROSS JOIN ${table}
          ON bucket = k AND series >= @series AND series < @last ORDER BY series, bucket`,
       )
       .raw(),
-    deleteSeriesRange: db.prepare<[LooseRange & { last: number }]>(
-      `${BUCKETS} DELETE FROM ${table}
+    deleteSeriesRange: db.prepare<[SeriesRange]>(
+      `${keysOf(table, 'bucket')} DELETE FROM ${table}
        WHERE bucket IN (SELECT k FROM b) AND series >= @series AND series < @last`,
     ),
     /** Binds (before, limit): the oldest rows below a bucket, in key order. */
@@ -177,11 +188,6 @@ export function prepareRollupStatements(db: Database.Database) {
        ON CONFLICT (tier) DO UPDATE SET bucket = max(bucket, excluded.bucket)`,
     ),
     lastSeries: db.prepare<[], number>('SELECT ifnull(max(id), 0) FROM history_series').pluck(),
-    seriesFrom: db
-      .prepare<[number, number], [number]>(
-        'SELECT id FROM history_series WHERE id >= ? ORDER BY id LIMIT ?',
-      )
-      .raw(),
   };
 }
 
