@@ -11,6 +11,7 @@ import { request } from 'node:http';
 import { loadCatalogs } from '../src/catalog/index.ts';
 import { buildSimGame } from '../src/markets/sim/items.ts';
 import { describeLoad, load, ratio, type ChildServer, type LoadResult } from './harness.ts';
+import { cpuByRole, describeRoles, threadTimes } from './thread-cpu.ts';
 
 /** Seed of the default start (config.ts), so the ranks are the running simulator's. */
 const DEFAULT_SEED = 42;
@@ -23,6 +24,8 @@ const STEADY_AFTER_MS = 75_000;
 const SETTLE_AFTER_BACKFILL_MS = 15_000;
 const BACKFILL_CAP_MS = 600_000;
 const MIXED_SECONDS = 10;
+/** The steady window without requests: what the simulator, ingest and builds take per second. */
+const BACKGROUND_MS = 20_000;
 
 /** Pricing paths of the simulator's most popular CS2 items (the same ranks the server uses). */
 export function popularPricingPaths(): string[] {
@@ -139,13 +142,26 @@ export async function measureUse(used: UsedServer, baseline: LoadResult): Promis
       : `first backfill finished ${done.toFixed(0)} s after spawn`,
   );
   await sleep(Math.max(STEADY_AFTER_MS - sinceSpawn(), SETTLE_AFTER_BACKFILL_MS));
+  const pid = used.server.child.pid!;
+  await longestStallMs(used.metricsUrl);
+  const quietFrom = threadTimes(pid);
+  await sleep(BACKGROUND_MS);
+  const background = cpuByRole(pid, quietFrom, threadTimes(pid));
+  console.log(
+    `steady, no requests, ${BACKGROUND_MS / 1000} s: server CPU by thread ${describeRoles(background, BACKGROUND_MS / 1000, 'µs per second')}; ${stallText(await longestStallMs(used.metricsUrl))}`,
+  );
   await load(used.server.url, { paths, headers, seconds: 2 });
   await longestStallMs(used.metricsUrl);
+  const steadyFromTimes = threadTimes(pid);
   const steady = await load(used.server.url, { paths, headers });
+  const steadyRoles = cpuByRole(pid, steadyFromTimes, threadTimes(pid));
   const steadyStall = await longestStallMs(used.metricsUrl);
   const steadyFrom = (sinceSpawn() / 1000 - 8).toFixed(0);
   console.log(
     `${describeUse(pricingLabel(`steady (from ${steadyFrom} s)`), steady, baseline)}; ${stallText(steadyStall)}`,
+  );
+  console.log(
+    `steady, server CPU by thread: ${describeRoles(steadyRoles, steady.requestsPerSecond * 8, 'µs/request')}`,
   );
   console.log(
     `first minute vs steady: throughput ratio ${ratio(first.requestsPerSecond, steady.requestsPerSecond)}, p99 ${first.p99Ms} ms vs ${steady.p99Ms} ms`,

@@ -152,14 +152,14 @@ function serveArgs(dataDir: string, source: 'sim' | 'none'): string[] {
 }
 
 /** The default start (default backfill) with the operator listener on a free port. */
-function defaultStartArgs(dataDir: string): string[] {
+export function defaultStartArgs(dataDir: string): string[] {
   const args = ['serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
   return [PRICING_BIN, ...args, '--metrics-port', '0', '--log-level', 'warn'];
 }
 
 /** A first start builds its named backfill before it listens; slow on a busy shared core. */
 const START_TIMEOUT_MS = 900_000;
-const METRICS_AND_LISTENING = /metrics on (?<metrics>\S+)[\s\S]*?listening on (?<url>http:\/\/\S+)/;
+export const METRICS_AND_LISTENING = /metrics on (?<metrics>\S+)[\s\S]*?listening on (?<url>http:\/\/\S+)/;
 
 /**
  * The baseline runs alone on core 0 before the server starts. Then the default start with the

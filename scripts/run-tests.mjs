@@ -1,33 +1,43 @@
 // Runs every *.test.ts under src/ and test/ with Node's built-in test runner (tsx for TypeScript).
-// Arguments keep only the files whose path contains one of them.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// Arguments keep only the files whose path contains one of them. The unit tests of src/ share a
+// few processes, the end-to-end files of test/ have one each, longest first, as many at a time as
+// the machine has cores (scripts/test-plan.mjs); at the end it prints the CPU time the files took.
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-
-function collect(dir, out) {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) collect(path, out);
-    else if (name.endsWith('.test.ts')) out.push(path);
-  }
-  return out;
-}
+import { collectTestFiles, planUnits, readWeights } from './test-plan.mjs';
 
 const filters = process.argv.slice(2);
-// test/ first: its end-to-end files are the longest, and a long file that started last would
-// run alone at the end while the other core idles.
 const files = ['test', 'src']
-  .flatMap((dir) => collect(dir, []).sort())
+  .flatMap((dir) => collectTestFiles(dir).sort())
   .filter((file) => filters.length === 0 || filters.some((part) => file.includes(part)));
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-// Two files at a time, one per core of the 2-core target. The end-to-end files mostly wait on
-// servers, browsers and polls (wall 2 to 7 times their CPU), so a quiet machine may gain from
-// more (TEST_CONCURRENCY=4); on a loaded one four at a time starved PostgreSQL connections and
-// a lease failover past their guards.
-const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
+const units = planUnits(files, {
+  weights: readWeights(join(import.meta.dirname, 'test-weights.json')),
+  sourceOf: (file) => readFileSync(file, 'utf8'),
+});
+
+const work = mkdtempSync(join(tmpdir(), 'test-processes-'));
+const groupModule = resolve(import.meta.dirname, 'test-group.mjs');
+const entries = units.map((unit, index) => {
+  const name = `${String(index + 1).padStart(2, '0')}-${unit.files[0].replaceAll('/', '_')}.mjs`;
+  const path = join(work, name);
+  writeFileSync(
+    path,
+    `import { runGroup } from ${JSON.stringify(groupModule)};\n` +
+      `await runGroup(${JSON.stringify(unit.files)});\n`,
+  );
+  return path;
+});
+const accounting = join(work, 'accounting.tsv');
+appendFileSync(accounting, '');
+
+// One process per core of the machine (two on the 2-core target); TEST_CONCURRENCY=N changes it.
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? availableParallelism());
 // The reporter counts skipped suites in the summary and fails a run that skips with both
 // DATABASE_URL and REDIS_URL set (scripts/test-reporter.mjs).
 const reporter = join(import.meta.dirname, 'test-reporter.mjs');
@@ -40,8 +50,29 @@ const result = spawnSync(
     `--test-concurrency=${concurrency}`,
     `--test-reporter=${reporter}`,
     '--test-reporter-destination=stdout',
-    ...files,
+    ...entries,
   ],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: { ...process.env, TEST_ACCOUNTING: accounting } },
 );
+
+const lines = readFileSync(accounting, 'utf8').trim().split('\n').filter(Boolean);
+const rows = lines.map((line) => {
+  const [cpu, wall, file] = line.split('\t');
+  return { cpu: Number(cpu), wall: Number(wall), file };
+});
+const cpuSeconds = rows.reduce((sum, row) => sum + row.cpu, 0) / 1000;
+const starts = rows.filter((row) => row.file === '(process start)');
+console.log(
+  `# cpu ${cpuSeconds.toFixed(1)} s in ${units.length} processes for ${files.length} files` +
+    ` (process starts ${(starts.reduce((sum, row) => sum + row.cpu, 0) / 1000).toFixed(1)} s);` +
+    ` at ${concurrency} at a time no less than ${(cpuSeconds / concurrency).toFixed(0)} s`,
+);
+if (process.env.TEST_TIMINGS) {
+  const timed = rows.filter((row) => row.file !== '(process start)').sort((a, b) => b.cpu - a.cpu);
+  writeFileSync(
+    process.env.TEST_TIMINGS,
+    timed.map((row) => `${row.cpu}\t${row.wall}\t${row.file}\n`).join(''),
+  );
+}
+rmSync(work, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -5,10 +5,9 @@
  * Here `skipped` counts both, each skipped suite or test is listed with its reason, and when
  * DATABASE_URL and REDIS_URL are both set (as in CI) anything skipped fails the run: with both
  * services present no suite has a reason to skip.
- * The summary also names the slowest test files (wall time of each file's process), and with
- * TEST_TIMINGS=<path> every file's time is written there, slowest first, one `ms<TAB>file` a line.
+ * The summary also names the slowest test files (wall time of each file, which runs as a suite
+ * named by its path: scripts/test-group.mjs).
  */
-import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { spec, tap } from 'node:test/reporters';
@@ -39,12 +38,17 @@ function skipOf(event) {
 
 const SLOWEST_SHOWN = 10;
 
-/** A whole file's completion (Node reports one per file, named by its path), else null. */
+/**
+ * A whole file's completion, else null: the top-level suite named by the file's path (a test
+ * process's own completion is named by its module, which is the event's `file`).
+ */
 function fileTimeOf(event) {
   if (event.type !== 'test:complete' || event.data.nesting !== 0) return null;
   const { file, name, details } = event.data;
-  if (file === undefined || name !== file || details?.duration_ms === undefined) return null;
-  return { file: relative(process.cwd(), file), ms: Math.round(details.duration_ms) };
+  if (name === file || !name.endsWith('.test.ts') || details?.duration_ms === undefined) {
+    return null;
+  }
+  return { file: name, ms: Math.round(details.duration_ms) };
 }
 
 export function slowestFirst(fileTimes) {
@@ -90,10 +94,6 @@ async function* recounted(source, state) {
     const fileTime = fileTimeOf(event);
     if (fileTime) state.fileTimes.push(fileTime);
     yield event;
-  }
-  if (process.env.TEST_TIMINGS) {
-    const lines = slowestFirst(state.fileTimes).map(({ ms, file }) => `${ms}\t${file}\n`);
-    writeFileSync(process.env.TEST_TIMINGS, lines.join(''));
   }
   for (const line of summaryLines(runnerLines, state.skips, state.forbidden, state.fileTimes)) {
     yield diagnostic(line);

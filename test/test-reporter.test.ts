@@ -2,7 +2,8 @@
  * `npm test`'s runner (scripts/run-tests.mjs and its reporter) on a fixture project with a
  * skipped suite and a skipped test: the final summary counts both and lists them with their
  * reasons, and the run fails when DATABASE_URL and REDIS_URL are both set (as in CI); the
- * summary names the slowest files.
+ * summary names the slowest files. Unit test files of src/ share a process: each one's results,
+ * failures and top-level hooks stay its own. The plan of processes starts the heaviest first.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { planUnits } from '../scripts/test-plan.mjs';
 import { childEnv } from './cli-helpers.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -23,19 +25,46 @@ test('not today', { skip: true }, () => {});
 test('runs', () => {});
 `;
 
-function runTests(env: NodeJS.ProcessEnv) {
+/** Two unit files in one process: the first's top-level hook must not reach the second. */
+const SHARED = {
+  'src/first.test.ts': `
+import { after, beforeEach, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+let hooked = 0;
+beforeEach(() => { hooked += 1; });
+after(() => { writeFileSync('first-done', String(hooked)); });
+test('first passes', () => {});
+test('first fails', () => { throw new Error('first broke'); });
+`,
+  'src/second.test.ts': `
+import { test } from 'node:test';
+import { existsSync, readFileSync } from 'node:fs';
+test('second runs after the first finished', () => {
+  if (readFileSync('first-done', 'utf8') !== '2') throw new Error('first not finished');
+});
+test('second shares the process', () => {
+  if (!existsSync('first-done')) throw new Error('missing');
+});
+`,
+};
+
+function runTests(
+  env: NodeJS.ProcessEnv,
+  files: Record<string, string> = { 'test/fixture.test.ts': FIXTURE },
+) {
   const dir = mkdtempSync(join(tmpdir(), 'run-tests-'));
   mkdirSync(join(dir, 'src'));
   mkdirSync(join(dir, 'test'));
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  writeFileSync(join(dir, 'test', 'fixture.test.ts'), FIXTURE);
+  for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
   const own = { ...env };
   delete own.NODE_TEST_CONTEXT;
   const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run-tests.mjs')], {
     cwd: dir,
     encoding: 'utf8',
     env: own,
-    timeout: 60_000,
+    // Hang guard only: each run is a few seconds of CPU, many times that on a busy machine.
+    timeout: 180_000,
   });
   return { code: result.status, output: result.stdout + result.stderr };
 }
@@ -54,12 +83,13 @@ describe('npm test summary', () => {
     assert.match(output, /pass 1/);
   });
 
-  test('names the slowest files, and TEST_TIMINGS gets every file with its time', () => {
+  test('names the slowest files, and TEST_TIMINGS gets every file with its CPU and wall time', () => {
     const timings = join(mkdtempSync(join(tmpdir(), 'timings-')), 'times.tsv');
     const { code, output } = runTests(childEnv({ TEST_TIMINGS: timings }));
     assert.equal(code, 0, output);
     assert.match(output, /slowest files:\n# +\d+ ms test\/fixture\.test\.ts\n/);
-    assert.match(readFileSync(timings, 'utf8'), /^\d+\ttest\/fixture\.test\.ts\n$/);
+    assert.match(readFileSync(timings, 'utf8'), /^\d+\t\d+\ttest\/fixture\.test\.ts\n$/);
+    assert.match(output, /# cpu \d+\.\d s in 1 processes for 1 files/);
   });
 
   test('with DATABASE_URL and REDIS_URL set (as in CI) a skip fails the run', () => {
@@ -67,5 +97,31 @@ describe('npm test summary', () => {
     const { code, output } = runTests(env);
     assert.equal(code, 1, output);
     assert.match(output, /DATABASE_URL and REDIS_URL are set, so nothing may be skipped/);
+  });
+});
+
+describe('test processes', () => {
+  test('unit files share one process, each with its own failures and hooks', () => {
+    const { code, output } = runTests(childEnv(), SHARED);
+    assert.equal(code, 1, output);
+    assert.match(output, /# cpu \d+\.\d s in 1 processes for 2 files/);
+    assert.match(output, /not ok \d+ - first fails[\s\S]*first broke/);
+    assert.match(output, /not ok \d+ - src\/first\.test\.ts/);
+    assert.match(output, /\nok \d+ - src\/second\.test\.ts/);
+    assert.match(output, /# pass 3\n# fail 1/);
+  });
+
+  test('end-to-end files and marked files get their own process, the heaviest first', () => {
+    const files = ['src/a.test.ts', 'src/b.test.ts', 'src/own.test.ts', 'test/e2e.test.ts'];
+    const units = planUnits(files, {
+      weights: { 'src/a.test.ts': 30, 'src/b.test.ts': 15, 'test/e2e.test.ts': 40 },
+      sourceOf: (file: string) => (file === 'src/own.test.ts' ? '// own test process: env' : ''),
+    });
+    assert.deepEqual(units, [
+      { files: ['test/e2e.test.ts'], weight: 40 },
+      { files: ['src/a.test.ts'], weight: 30 },
+      { files: ['src/b.test.ts'], weight: 15 },
+      { files: ['src/own.test.ts'], weight: 1 },
+    ]);
   });
 });

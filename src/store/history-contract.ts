@@ -13,6 +13,7 @@ import type { IngestBatch } from '../domain/quote.ts';
 import { TIERS } from '../pricing/rollup-buckets.ts';
 import { talliedMarkets } from '../pricing/rollups.ts';
 import { T0 } from './contract-fixtures.ts';
+import { dayCases } from './history-contract-days.ts';
 import { hourCases } from './history-contract-hours.ts';
 import { pageCases } from './history-contract-pages.ts';
 import {
@@ -210,6 +211,7 @@ export function historyStoreContract(
     describe('counting', () => countingCases(makeStore));
     describe('retention', () => retentionCases(makeStore, derivedHours));
     describe('hours across 10-minute retention', () => hourCases(makeStore));
+    describe('days across packing and 10-minute retention', () => dayCases(makeStore));
     if (options.pages) describe('pages', () => pageCases(makeStore, derivedHours));
   });
 }

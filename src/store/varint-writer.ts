@@ -21,6 +21,14 @@ export class VarintWriter {
     this.bytes[this.length++] = rest;
   }
 
+  /** Appends raw bytes, behind their length when asked. */
+  putBytes(from: Uint8Array, withLength = false): void {
+    if (withLength) this.put(from.length);
+    this.reserve(from.length);
+    this.bytes.set(from, this.length);
+    this.length += from.length;
+  }
+
   /** Starts over (the buffer is kept). */
   clear(): void {
     this.length = 0;

@@ -53,3 +53,29 @@ describe('lowerThreadPriority', { skip: process.platform !== 'linux' }, () => {
     await new Promise((resolve) => worker.once('exit', resolve));
   });
 });
+
+const NAMING_WORKER = `
+  const { parentPort } = require('node:worker_threads');
+  import('tsx/esm/api')
+    .then(({ register }) => register())
+    .then(() => import(${JSON.stringify(new URL('./thread-priority.ts', import.meta.url).href)}))
+    .then((m) => {
+      const named = m.nameThread('pricing-ingest-thread');
+      parentPort.postMessage({ named, self: require('node:fs').readlinkSync('/proc/thread-self') });
+      parentPort.once('message', () => process.exit(0));
+    });
+`;
+
+describe('nameThread', { skip: process.platform !== 'linux' }, () => {
+  test('names the calling thread only, cut to the 15 bytes Linux keeps', async () => {
+    const worker = new Worker(NAMING_WORKER, { eval: true });
+    const { named, self } = await new Promise<{ named: boolean; self: string }>((resolve) =>
+      worker.once('message', resolve),
+    );
+    assert.equal(named, true);
+    assert.equal(readFileSync(`/proc/${self}/comm`, 'utf8').trim(), 'pricing-ingest-');
+    assert.notEqual(readFileSync('/proc/thread-self/comm', 'utf8').trim(), 'pricing-ingest-');
+    worker.postMessage('done');
+    await new Promise((resolve) => worker.once('exit', resolve));
+  });
+});

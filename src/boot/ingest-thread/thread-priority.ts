@@ -7,6 +7,7 @@
  * nothing changes. On stop the thread asks for its old priority back (allowed where the process
  * may raise priorities, e.g. as root), so finishing its last writes is not starved by the load.
  */
+import { writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 export const INGEST_THREAD_NICE = 10;
@@ -26,6 +27,20 @@ export function restoreThreadPriority(nice: number): boolean {
 function trySetPriority(nice: number): boolean {
   try {
     setPriority(nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Names the calling thread (Linux `comm`, at most 15 bytes; /proc/thread-self is the caller),
+ * so `top -H` and per-thread CPU figures tell it apart; false where that is not possible.
+ */
+export function nameThread(name: string): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    writeFileSync('/proc/thread-self/comm', name.slice(0, 15));
     return true;
   } catch {
     return false;

@@ -2,7 +2,9 @@
  * Writer process for the durability test: commits numbered batches to the store at argv[2]
  * forever, printing each batch number on stdout only after writeBatch has resolved. With
  * argv[3] = 'folding' it also folds its rollup journal every FOLD_EVERY batches.
- * Batch k holds SIDES_PER_BATCH sides whose fetchedAt is DURABILITY_T0 + k.
+ * Batch k holds SIDES_PER_BATCH sides whose fetchedAt is DURABILITY_T0 + k. With argv[3] =
+ * 'snapshotting' the batches rewrite a fixed set of SNAPSHOT_ITEMS items (snapshotSide) and the
+ * store snapshots its latest sides whenever it can, printing `step <name>` after each step.
  */
 import type { SideSnapshot } from '../../domain/quote.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
@@ -10,14 +12,26 @@ import { createSqlitePriceStore } from './sqlite-price-store.ts';
 export const SIDES_PER_BATCH = 2000;
 export const DURABILITY_T0 = 1_793_491_200_000;
 const FOLD_EVERY = 12;
+export const SNAPSHOT_ITEMS = 20_000;
 
-function batchSides(batchNumber: number): SideSnapshot[] {
-  return Array.from({ length: SIDES_PER_BATCH }, (_, index) => ({
+/** The side of item `index` as batch k of the snapshotting writer writes it. */
+export function snapshotSide(batchNumber: number, index: number): SideSnapshot {
+  return durableSide(batchNumber, `item-${index}`, 1000 + batchNumber);
+}
+
+function snapshottingSides(batchNumber: number): SideSnapshot[] {
+  return Array.from({ length: SIDES_PER_BATCH }, (_, offset) =>
+    snapshotSide(batchNumber, (batchNumber * SIDES_PER_BATCH + offset) % SNAPSHOT_ITEMS),
+  );
+}
+
+function durableSide(batchNumber: number, itemId: string, price: number): SideSnapshot {
+  return {
     game: 'cs2',
-    itemId: `batch-${batchNumber}-item-${index}`,
+    itemId,
     market: 'skinport',
     side: 'ask',
-    levels: [{ price: 1000 + index, quantity: 1, orders: null }],
+    levels: [{ price, quantity: 1, orders: null }],
     listingCount: 1,
     totalQuantity: 1,
     fetchedAt: DURABILITY_T0 + batchNumber,
@@ -25,20 +39,36 @@ function batchSides(batchNumber: number): SideSnapshot[] {
     sourceUpdatedAt: null,
     sourceTimeKind: null,
     originalCurrency: 'USD',
-  }));
+  };
 }
 
-async function writeForever(file: string, folding: boolean): Promise<void> {
-  const store = createSqlitePriceStore({ path: file });
+function batchSides(batchNumber: number): SideSnapshot[] {
+  return Array.from({ length: SIDES_PER_BATCH }, (_, index) =>
+    durableSide(batchNumber, `batch-${batchNumber}-item-${index}`, 1000 + index),
+  );
+}
+
+async function writeForever(file: string, mode: string): Promise<void> {
+  const snapshotting = mode === 'snapshotting';
+  const store = createSqlitePriceStore({
+    path: file,
+    ...(snapshotting && {
+      sideSnapshots: { minBytes: 0, onStep: (step) => process.stdout.write(`step ${step}\n`) },
+    }),
+  });
   await store.init();
   for (let batchNumber = 0; ; batchNumber++) {
-    await store.writeBatch({ sides: batchSides(batchNumber), sales: [], listings: [] });
-    if (folding && batchNumber % FOLD_EVERY === FOLD_EVERY - 1) await store.flushRollups();
+    const sides = snapshotting ? snapshottingSides(batchNumber) : batchSides(batchNumber);
+    await store.writeBatch({ sides, sales: [], listings: [] });
+    if (mode === 'folding' && batchNumber % FOLD_EVERY === FOLD_EVERY - 1) {
+      await store.flushRollups();
+    }
     process.stdout.write(`${batchNumber}\n`);
+    if (snapshotting) await new Promise(setImmediate);
   }
 }
 
 const file = process.argv[2];
 if (file !== undefined && process.argv[1]?.endsWith('durability-child.ts')) {
-  await writeForever(file, process.argv[3] === 'folding');
+  await writeForever(file, process.argv[3] ?? 'plain');
 }

@@ -6,7 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAY } from '../../domain/clock.ts';
-import { DURABILITY_T0, SIDES_PER_BATCH } from './durability-child.ts';
+import type { SideSnapshot } from '../../domain/quote.ts';
+import { sortSides } from '../contract-fixtures.ts';
+import {
+  DURABILITY_T0,
+  SIDES_PER_BATCH,
+  SNAPSHOT_ITEMS,
+  snapshotSide,
+} from './durability-child.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 const childScript = fileURLToPath(new URL('./durability-child.ts', import.meta.url));
@@ -23,11 +30,15 @@ const FOLDING_BATCHES_BEFORE_KILL = 60;
  */
 const GIVE_UP_MS = 180_000;
 
-/** Starts the writer, SIGKILLs it once it has reported enough commits; resolves to them. */
+/**
+ * Starts the writer, SIGKILLs it once it has reported enough commits and, if asked, then a
+ * line `step <killAtStep>`; resolves to the batches reported.
+ */
 function runAndKillWriter(
   file: string,
-  mode: 'plain' | 'folding',
+  mode: 'plain' | 'folding' | 'snapshotting',
   batchesBeforeKill = BATCHES_BEFORE_KILL,
+  killAtStep?: string,
 ): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', childScript, file, mode], {
@@ -42,8 +53,11 @@ function runAndKillWriter(
     child.stdout.on('data', (chunk: Buffer) => {
       const lines = (pending + chunk.toString()).split('\n');
       pending = lines.pop() ?? '';
-      reported.push(...lines.map(Number));
-      if (reported.length >= batchesBeforeKill) child.kill('SIGKILL');
+      for (const line of lines) {
+        if (!line.startsWith('step ')) reported.push(Number(line));
+        const atStep = killAtStep === undefined || line === `step ${killAtStep}`;
+        if (reported.length >= batchesBeforeKill && atStep) child.kill('SIGKILL');
+      }
     });
     child.on('error', reject);
     child.on('exit', (_code, signal) => {
@@ -105,3 +119,43 @@ test('kill -9 of a writer that folds as it goes: every stored side is in its rol
   }
   await store.close();
 });
+
+/** What the store must hold after the snapshotting writer's first `batches` batches. */
+function snapshottingReference(batches: number): SideSnapshot[] {
+  const latest = new Map<number, SideSnapshot>();
+  for (let batchNumber = 0; batchNumber < batches; batchNumber++) {
+    for (let offset = 0; offset < SIDES_PER_BATCH; offset++) {
+      const index = (batchNumber * SIDES_PER_BATCH + offset) % SNAPSHOT_ITEMS;
+      latest.set(index, snapshotSide(batchNumber, index));
+    }
+  }
+  return sortSides([...latest.values()]);
+}
+
+for (const step of ['part', 'switch']) {
+  test(`kill -9 during a snapshot of the latest sides (after a ${step} step): nothing reported is lost`, async () => {
+    const file = path.join(dir, `snapshot-${step}.db`);
+    const reported = await runAndKillWriter(file, 'snapshotting', BATCHES_BEFORE_KILL, step);
+    const store = createSqlitePriceStore({ path: file });
+    await store.init();
+    assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
+    const { generation } = store.db.prepare('SELECT generation FROM side_state').get() as {
+      generation: number;
+    };
+    const stale = store.db
+      .prepare('SELECT count(*) AS n FROM side_parts WHERE generation != ?')
+      .get(generation) as { n: number };
+    if (step === 'part') assert.ok(stale.n > 0, 'the kill left an unfinished generation');
+    const stored = sortSides(await store.loadSides('cs2'));
+    const newest = Math.max(...stored.map((side) => side.fetchedAt)) - DURABILITY_T0;
+    assert.ok(
+      newest === reported.length - 1 || newest === reported.length,
+      'the batches reported (and perhaps the one committed as the kill came) are all there',
+    );
+    const reference = snapshottingReference(newest + 1);
+    assert.deepEqual(stored, reference);
+    store.snapshotSides();
+    assert.deepEqual(sortSides(await store.loadSides('cs2')), reference);
+    await store.close();
+  });
+}

@@ -16,11 +16,6 @@ import { TIERS } from '../../pricing/rollup-buckets.ts';
 
 export const HISTORY_SCHEMA = 'history';
 
-export interface HistoryFilePragmas {
-  cacheKib: number;
-  walSizeLimitBytes: number;
-}
-
 /** The history file of a prices file (':memory:' stays in memory). */
 export function historyPathOf(pricesPath: string): string {
   if (pricesPath === ':memory:') return ':memory:';
@@ -72,35 +67,24 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (
 ) STRICT, WITHOUT ROWID;
 `;
 
-function hasLegacyTable(db: Database.Database, tier: string): boolean {
-  const found = db
-    .prepare<[string], number>("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?")
-    .pluck()
-    .get(`rollups_${tier}`);
-  return found === 1;
-}
-
 function moveLegacyRollups(db: Database.Database): void {
+  const legacy = db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?");
   for (const tier of TIERS) {
-    if (!hasLegacyTable(db, tier)) continue;
+    if (!legacy.get(`rollups_${tier}`)) continue;
     db.transaction(() => {
-      db.exec(
-        `INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.rollups_${tier} (${ROW_COLUMNS})
-         SELECT ${ROW_COLUMNS} FROM main.rollups_${tier}`,
-      );
-      db.exec(
-        `UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} = max(frontier_${tier},
-           (SELECT ifnull(max(bucket), -1) FROM ${HISTORY_SCHEMA}.rollups_${tier}))`,
-      );
+      db.exec(`
+        INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.rollups_${tier} (${ROW_COLUMNS})
+        SELECT ${ROW_COLUMNS} FROM main.rollups_${tier};
+        UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} = max(frontier_${tier},
+          (SELECT ifnull(max(bucket), -1) FROM ${HISTORY_SCHEMA}.rollups_${tier}));`);
     })();
     db.exec(`DROP TABLE main.rollups_${tier}`);
   }
 }
 
-type Column = { name: string };
-function columnsOf(db: Database.Database, table: string): Set<string> {
-  const rows = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as Column[];
-  return new Set(rows.map((row) => row.name));
+function columnsOf(db: Database.Database, table: string): string[] {
+  const rows = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as { name: string }[];
+  return rows.map((row) => row.name);
 }
 
 /**
@@ -111,7 +95,7 @@ function columnsOf(db: Database.Database, table: string): Set<string> {
 function upgradeRuns(db: Database.Database): void {
   for (const tier of TIERS) {
     const table = `${HISTORY_SCHEMA}.rollups_${tier}`;
-    if (!columnsOf(db, `rollups_${tier}`).has('run')) continue;
+    if (!columnsOf(db, `rollups_${tier}`).includes('run')) continue;
     db.exec(`
       WITH RECURSIVE expanded (${ROW_COLUMNS}, last) AS (
         SELECT ${ROW_COLUMNS}, bucket + run - 1 FROM ${table} WHERE run > 1
@@ -121,13 +105,8 @@ function upgradeRuns(db: Database.Database): void {
       INSERT OR IGNORE INTO ${table} (${ROW_COLUMNS}) SELECT ${ROW_COLUMNS} FROM expanded;
       ALTER TABLE ${table} DROP COLUMN run;`);
   }
-  const marks = columnsOf(db, 'fold_mark');
-  for (const tier of TIERS) {
-    for (const column of [`settled_${tier}`, `late_${tier}`]) {
-      if (marks.has(column))
-        db.exec(`ALTER TABLE ${HISTORY_SCHEMA}.fold_mark DROP COLUMN ${column}`);
-    }
-  }
+  const marks = columnsOf(db, 'fold_mark').filter((name) => /^(settled|late)_/.test(name));
+  for (const mark of marks) db.exec(`ALTER TABLE ${HISTORY_SCHEMA}.fold_mark DROP COLUMN ${mark}`);
 }
 
 /**
@@ -140,8 +119,7 @@ function keyTimeFirst(db: Database.Database): void {
     ['rollups', `rollups_${tier}`] as const,
     ['pages', `pages_${tier}`] as const,
   ])) {
-    const [first] = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as Column[];
-    if (first?.name !== 'series') continue;
+    if (columnsOf(db, table)[0] !== 'series') continue;
     const { key, columns, create } = TABLES[kind];
     const copy = `time_first_${table}`;
     db.transaction(() => {
@@ -156,15 +134,9 @@ function keyTimeFirst(db: Database.Database): void {
 
 /** Refuses a history file that folded journal ids this prices file never issued. */
 function checkPairing(db: Database.Database, historyPath: string): void {
-  const mark = db
-    .prepare<[], number>(`SELECT journal_id FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`)
-    .pluck()
-    .get()!;
-  const issued =
-    db
-      .prepare<[], number>("SELECT seq FROM main.sqlite_sequence WHERE name = 'rollup_journal'")
-      .pluck()
-      .get() ?? 0;
+  const value = (sql: string) => db.prepare<[], number>(sql).pluck().get() ?? 0;
+  const mark = value(`SELECT journal_id FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`);
+  const issued = value("SELECT seq FROM main.sqlite_sequence WHERE name = 'rollup_journal'");
   if (mark > issued) {
     throw new Error(
       `${historyPath} has folded journal entries up to ${mark}, but its prices file has only ` +
@@ -177,7 +149,7 @@ function checkPairing(db: Database.Database, historyPath: string): void {
 export function attachHistory(
   db: Database.Database,
   pricesPath: string,
-  pragmas: HistoryFilePragmas,
+  pragmas: { cacheKib: number; walSizeLimitBytes: number },
 ): void {
   const path = historyPathOf(pricesPath);
   db.prepare(`ATTACH DATABASE ? AS ${HISTORY_SCHEMA}`).run(path);

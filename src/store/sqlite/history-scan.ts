@@ -1,8 +1,9 @@
 /**
  * The range scans of the SQLite history: a tier's buckets read from its loose rows (one range
  * read) and the pages of its packed periods (rollup-pages.ts), merged in bucket order, and the
- * hours, each as stored if it is, else as the merge of its 10-minute buckets. HistoryStore
- * reads (sqlite-history.ts) and the hours that retention stores (stored-hours.ts) use them.
+ * hours and days, each as stored if it is, else as the merge of its 10-minute buckets.
+ * HistoryStore reads (sqlite-history.ts) and the merges that upkeep stores (stored-merges.ts)
+ * use them.
  */
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, mergeRow, type RollupRow, type SidePartial } from '../../pricing/rollups.ts';
@@ -12,7 +13,8 @@ import { walkPage } from './rollup-pages.ts';
 import { PAGE_BUCKETS, SECTION_BITS, type SectionSource } from './page-format.ts';
 import { RANGE_HEADER_BYTES, type RollupStatements } from './rollup-statements.ts';
 
-const HOUR = TIER_MS['1h'];
+/** The tiers derived from the 10-minute buckets until they are stored (stored-merges.ts). */
+export type MergedTier = '1h' | '1d';
 
 function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number] {
   const width = TIER_MS[tier];
@@ -43,8 +45,10 @@ export interface Scan {
   honourExpired?: boolean;
   /** Handed each page instead of walking it; `walk` walks it (default: walk). */
   page?: (period: number, page: Buffer, walk: () => void) => void;
-  /** scanDerivedHours: hours of whole packed days from cachedDays (default false). */
+  /** scanDerived: merges of whole packed days from cachedDays (default false). */
   cacheDays?: boolean;
+  /** scanDerived: the days (10-minute periods) whose merges are all stored, not derived. */
+  storedDay?: (day: number) => boolean;
 }
 
 /** Visits a series' buckets of a tier in order with the asked-for sections. */
@@ -114,18 +118,20 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
   pagesBefore(Number.MAX_SAFE_INTEGER);
 }
 
-/** Derived hours of whole packed days, least recently read first (a page never changes). */
-const cachedDays = new Map<string, { page: Buffer; hours: RollupRow[] }>();
+/** Merges derived from whole packed days, least recently read first (a page never changes). */
+const cachedDays = new Map<string, { page: Buffer; merged: RollupRow[] }>();
 const CACHED_DAYS = 256;
 const DAY = TIER_MS['10m'] * PAGE_BUCKETS['10m'];
 
 /**
- * Visits the hours of [fromMs, toMs) in order, each merged from its 10-minute buckets, expired
- * or not (an hour is whole or not at all), lastAt dropped (only per-market 10-minute buckets
- * dedupe). The one rule for a derived hour, whether it is read or stored (stored-hours.ts).
- * With `cacheDays`, a packed day inside the range gives the hours cachedDays derived from its page.
+ * Visits the hours or days of [fromMs, toMs) in order, each merged from its 10-minute buckets,
+ * expired or not (a merge is whole or not at all), lastAt dropped (only per-market 10-minute
+ * buckets dedupe). The one rule for a derived bucket, whether it is read or stored
+ * (stored-merges.ts). With `cacheDays`, a packed day inside the range gives the merges
+ * cachedDays derived from its page.
  */
-export function scanDerivedHours(all: RollupStatements, series: number, scan: Scan): void {
+export function scanDerived(all: RollupStatements, series: number, tier: MergedTier, scan: Scan) {
+  const width = TIER_MS[tier];
   let current: RollupRow | null = null;
   let out = scan.visit;
   const end = () => {
@@ -135,57 +141,58 @@ export function scanDerivedHours(all: RollupStatements, series: number, scan: Sc
     current = null;
   };
   const add = (row: RollupRow) => {
-    const start = Math.floor(row.start / HOUR) * HOUR;
+    const start = Math.floor(row.start / width) * width;
     if (current?.start === start) return void mergeRow(current, row);
     end();
     current = mergeRow(emptyRow(start), row);
   };
   const page = (period: number, blob: Buffer, walk: () => void) => {
-    if (!scan.cacheDays || period * DAY < scan.fromMs || (period + 1) * DAY > scan.toMs)
-      return walk();
+    if (period * DAY < scan.fromMs || (period + 1) * DAY > scan.toMs) return walk();
+    if (scan.storedDay?.(period)) return;
+    if (!scan.cacheDays) return walk();
     end();
-    const key = `${series}/${period}/${scan.sections}/${scan.sketches}`;
+    const key = `${tier}/${series}/${period}/${scan.sections}/${scan.sketches}`;
     let day = cachedDays.get(key);
     cachedDays.delete(key);
     if (!day?.page.equals(blob)) {
-      day = { page: blob, hours: [] };
-      out = day.hours.push.bind(day.hours);
+      day = { page: blob, merged: [] };
+      out = day.merged.push.bind(day.merged);
       walk();
       end();
       out = scan.visit;
     }
     cachedDays.set(key, day);
     if (cachedDays.size > CACHED_DAYS) cachedDays.delete(cachedDays.keys().next().value!);
-    for (const hour of day.hours) out(scan.reuse ? hour : mergeRow(emptyRow(hour.start), hour));
+    for (const row of day.merged) out(scan.reuse ? row : mergeRow(emptyRow(row.start), row));
   };
   scanRange(all, series, '10m', { ...scan, visit: add, reuse: true, honourExpired: false, page });
   end();
 }
 
 /**
- * Hours in bucket order: each stored hour, else the merge of the hour's 10-minute buckets
- * (none below the hourly tier's expired mark).
+ * Hours or days in bucket order: each stored one, else the merge of its 10-minute buckets (none
+ * below the tier's expired mark). The 10-minute tier is read from the first bucket not stored
+ * on, and a packed day whose day is stored is not walked.
  */
-export function scanHours(all: RollupStatements, series: number, scan: Scan): void {
+export function scanMerged(all: RollupStatements, series: number, tier: MergedTier, scan: Scan) {
   const { visit } = scan;
+  const width = TIER_MS[tier];
   const stored: RollupRow[] = [];
-  scanRange(all, series, '1h', { ...scan, visit: (row) => stored.push(row), reuse: false });
-  const [from, to] = rangeBounds('1h', scan.fromMs, scan.toMs);
-  const lowest = Math.max(from, all.readExpired.get('1h') ?? 0);
+  scanRange(all, series, tier, { ...scan, visit: (row) => stored.push(row), reuse: false });
+  const starts = new Set(stored.map((row) => row.start));
+  const [from, to] = rangeBounds(tier, scan.fromMs, scan.toMs);
+  let lowest = Math.max(from, all.readExpired.get(tier) ?? 0);
+  while (lowest < to && starts.has(lowest * width)) lowest += 1;
+  const storedDay = (day: number) => tier === '1d' && starts.has(day * DAY);
   let next = 0;
   const emitThrough = (start: number) => {
     while (next < stored.length && stored[next]!.start <= start) visit(stored[next++]!);
   };
-  const derived = (hour: RollupRow) => {
-    emitThrough(hour.start);
-    if (stored[next - 1]?.start !== hour.start) visit(hour);
+  const derived = (row: RollupRow) => {
+    emitThrough(row.start);
+    if (stored[next - 1]?.start !== row.start) visit(row);
   };
-  scanDerivedHours(all, series, {
-    ...scan,
-    fromMs: lowest * HOUR,
-    toMs: to * HOUR,
-    visit: derived,
-    cacheDays: true,
-  });
+  const range = { fromMs: lowest * width, toMs: to * width };
+  scanDerived(all, series, tier, { ...scan, ...range, visit: derived, cacheDays: true, storedDay });
   emitThrough(Number.MAX_SAFE_INTEGER);
 }

@@ -15,10 +15,13 @@
  * Version 2 adds the history rollups (see rollupSchema below), version 3 their journal, version
  * 4 gives journal ids AUTOINCREMENT. The rollup tables themselves now live in their own file
  * (history-file.ts moves them there), so version 2 leaves empty tables that it drops.
+ * Version 9 replaces side_snapshots with a change log and compact snapshots (side-tables.ts);
+ * the rows of an existing table are converted at open (side-convert.ts).
  */
 import type { MigrationStep } from '../migration-plan.ts';
 import { SQLITE_SCHEMA_TABLES } from '../schema-tables.ts';
 import { SQLITE_BUCKET_HISTORY_SCHEMA } from './bucket-history.ts';
+import { SIDE_TABLES_SCHEMA } from './side-tables.ts';
 
 export interface SqliteMigration extends MigrationStep {
   sql: string;
@@ -204,4 +207,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   { version: 7, name: 'attribute bucket history', sql: SQLITE_BUCKET_HISTORY_SCHEMA },
   { version: 8, name: 'progress of resumable jobs', sql: jobProgress },
+  {
+    version: 9,
+    name: 'latest sides as a change log and compact snapshots',
+    sql: SIDE_TABLES_SCHEMA,
+  },
 ];

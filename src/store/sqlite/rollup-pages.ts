@@ -136,12 +136,14 @@ export function unpackPage(
 
 /**
  * Packs the loose rows of series [series, last) in buckets [from, to) (whole periods) into one
- * page per series and period, and deletes them; returns the rows packed.
+ * page per series and period (`beforePack` runs first for each), and deletes them; returns the
+ * rows packed.
  */
 export function packSeriesRange(
   statements: TierStatements,
   tier: Tier,
   range: SeriesRange,
+  beforePack?: (series: number, period: number) => void,
 ): number {
   const rows = statements.selectSeriesRange.all(range);
   const periodOf = (at: number) => Math.floor(rows[at]![1] / PAGE_BUCKETS[tier]);
@@ -149,6 +151,7 @@ export function packSeriesRange(
     const [series] = rows[at]!;
     while (end < rows.length && rows[end]![0] === series && periodOf(end) === periodOf(at)) end++;
     const entries = rows.slice(at, end).map(([, ...entry]) => entry);
+    beforePack?.(series, periodOf(at));
     statements.insertPage.run(series, periodOf(at), encodePage(tier, periodOf(at), entries));
   }
   statements.deleteSeriesRange.run(range);

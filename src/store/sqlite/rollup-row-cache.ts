@@ -38,25 +38,17 @@ export interface CachedRow {
   stored: boolean;
 }
 
-const EVERY_SECTION = SECTION_BITS.ask | SECTION_BITS.bid | SECTION_BITS.sales;
+const ALL = SECTION_BITS.ask | SECTION_BITS.bid | SECTION_BITS.sales;
+type RowAt = Pick<CachedRow, 'series' | 'bucket' | 'row'>;
 
-/**
- * Writes a bucket's loose row: the sections in `sections` (SECTION_BITS) that the row holds;
- * the others keep what is stored.
- */
-export function writeRow(
-  statements: TierStatements,
-  series: number,
-  bucket: number,
-  row: RollupRow,
-  sections = EVERY_SECTION,
-): void {
+/** Writes a loose row's sections in `sections` (SECTION_BITS); the others keep what is stored. */
+export function writeRow(to: TierStatements, { series, bucket, row }: RowAt, sections = ALL): void {
   resetTransient();
   const wants = (name: keyof typeof SECTION_BITS) => sections & SECTION_BITS[name];
   const ask = wants('ask') && row.ask ? encodeSideTransient('ask', row.ask, row.start) : null;
   const bid = wants('bid') && row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
   const sales = wants('sales') && row.sales ? encodeSalesTransient(row.sales) : null;
-  statements.upsertRow.run(series, bucket, ask, bid, sales);
+  to.upsertRow.run(series, bucket, ask, bid, sales);
 }
 
 function decodeRow(start: number, stored: RowOfPeriod): RollupRow {

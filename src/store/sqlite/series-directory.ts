@@ -23,10 +23,6 @@ function slotOf(market: MarketId | null): number {
   return market === null ? 0 : marketOrder(market) + 1;
 }
 
-function lookup(table: IdTable | undefined, itemId: string, slot: number): number | undefined {
-  return table?.get(itemId)?.[slot];
-}
-
 export class SeriesDirectory {
   private known = new Map<Game, IdTable>();
   private pending = new Map<Game, IdTable>();
@@ -38,7 +34,7 @@ export class SeriesDirectory {
   find(game: Game, itemId: string, market: MarketId | null): number | null {
     const slot = slotOf(market);
     const cached =
-      lookup(this.known.get(game), itemId, slot) ?? lookup(this.pending.get(game), itemId, slot);
+      this.known.get(game)?.get(itemId)?.[slot] ?? this.pending.get(game)?.get(itemId)?.[slot];
     if (cached !== undefined) return cached;
     const row = this.statements.findSeries.get(game, itemId, market ?? AGGREGATE_MARKET);
     if (row) this.remember(game, itemId, slot, row.id);
@@ -59,9 +55,7 @@ export class SeriesDirectory {
   commit(): void {
     for (const [game, table] of this.pending) {
       for (const [itemId, ids] of table) {
-        ids.forEach((id, slot) => {
-          if (id !== undefined) this.remember(game, itemId, slot, id);
-        });
+        ids.forEach((id, slot) => this.remember(game, itemId, slot, id!));
       }
     }
     this.pending.clear();

@@ -8,7 +8,9 @@ import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { T0 } from '../contract-fixtures.ts';
 import { compactHistory } from '../history-compaction.ts';
 import { historyStoreContract } from '../history-contract.ts';
-import { ask, bid, ITEM, sale, SERIES } from '../history-contract-support.ts';
+import type { IngestBatch } from '../../domain/quote.ts';
+import { ask, bid, ITEM, referenceOf, sale, SERIES } from '../history-contract-support.ts';
+import { writeRow } from './rollup-row-cache.ts';
 import { prepareRollupStatements } from './rollup-statements.ts';
 import { FOLD_POLICY } from './store-rollups.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
@@ -52,15 +54,15 @@ describe('sqlite history', () => {
     await store.writeBatch(batch);
     assert.equal(
       changes(store) - before,
-      2 + 1 + 3 + 1,
-      'sides, first-write mark, 3 new series, one journal entry',
+      2 + 1 + 1 + 3 + 1,
+      "side log entries of two markets, the item's side code, first-write mark, 3 new series, one journal entry",
     );
     const folding = changes(store);
     await store.flushRollups();
     assert.equal(
       changes(store) - folding,
-      1 + 3 * 2 + 1 + 1,
-      'fold mark, 3 rows × 2 tiers (hours are derived), frontiers, the folded journal entry deleted',
+      1 + 3 + 1 + 1,
+      'fold mark, 3 10-minute rows (hours and days are derived), frontiers, the journal entry deleted',
     );
     const rows = () => store.db.prepare('SELECT * FROM history.rollups_10m').all();
     const stored = rows();
@@ -95,13 +97,14 @@ describe('sqlite history', () => {
       .prepare('SELECT sum(length(ask)) FROM history.rollups_10m')
       .pluck()
       .get() as number;
+    assert.equal(count('rollups_1d'), 0, 'days are derived while their 10-minute rows are loose');
     await compactHistory(store, T0 + 8 * DAY, {});
     assert.deepEqual(
       ['rollups_10m', 'pages_10m', 'rollups_1h', 'pages_1h'].map(count),
       [0, 2, 0, 0],
       'a day of 10-minute buckets per series; its hours are derived from them',
     );
-    assert.equal(count('rollups_1d'), 2, 'its 64 days have not ended');
+    assert.equal(count('rollups_1d'), 2, 'stored as its 10-minute day was packed, loose: 64 days');
     assert.ok(bytes('pages_10m') < rowBytes / 2, `${bytes('pages_10m')} of ${rowBytes} bytes`);
     const after = await Promise.all(
       TIERS.map((tier) => store.readRollups(SERIES.aggregate, tier, 0, T0 + DAY)),
@@ -149,6 +152,55 @@ describe('sqlite history', () => {
     assert.equal(journal, 0, 'folded on open');
     await reopened.close();
     dead.db.close();
+  });
+
+  test('a data dir whose folds stored the open day keeps folding into it and reads the same', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(root, 'days-')), 'prices.db');
+    const fetches = (day: number, from: number, to: number) =>
+      Array.from({ length: to - from }, (_, at) => ({
+        sides: [ask('skinport', 1200 + at, day * DAY + (from + at) * 20 * MINUTE)],
+        sales: at % 3 ? [] : [sale('csfloat', 1300 + at, 1, day * DAY + (from + at) * 20 * MINUTE)],
+        listings: [],
+      }));
+    const old = createSqlitePriceStore({ path: file });
+    await old.init();
+    const first = fetches(0, 0, 30);
+    for (const batch of first) await old.writeBatch(batch);
+    await old.flushRollups();
+    const statements = prepareRollupStatements(old.db);
+    const seriesOf = old.db
+      .prepare<[string, string], number>(
+        'SELECT id FROM history_series WHERE market = ? AND item_id = ?',
+      )
+      .pluck();
+    const reference = referenceOf(first);
+    for (const series of [SERIES.aggregate, SERIES.skinport, SERIES.csfloat]) {
+      const id = seriesOf.get(series.market ?? '', ITEM)!;
+      for (const row of reference.read(series, '1d', 0, T0 + DAY)) {
+        writeRow(statements.tiers['1d'], { series: id, bucket: row.start / DAY, row });
+      }
+    }
+    old.db.exec(`UPDATE history.fold_mark SET frontier_1d = ${T0 / DAY}`);
+    await old.close();
+    const store = createSqlitePriceStore({ path: file });
+    await store.init();
+    const days = () => store.db.prepare('SELECT bucket FROM history.rollups_1d').pluck().all();
+    const expect = async (batches: IngestBatch[]) => {
+      const expected = referenceOf(batches);
+      for (const series of [SERIES.aggregate, SERIES.skinport, SERIES.csfloat]) {
+        const read = await store.readRollups(series, '1d', 0, T0 + 9 * DAY);
+        assert.deepEqual(read, expected.read(series, '1d', 0, T0 + 9 * DAY));
+      }
+    };
+    await expect(first);
+    const rest = [...fetches(0, 30, 72), ...fetches(1, 0, 40)];
+    for (const batch of rest) await store.writeBatch(batch);
+    await expect([...first, ...rest]);
+    assert.deepEqual(days(), [T0 / DAY, T0 / DAY, T0 / DAY], 'the stored day, folded into');
+    await compactHistory(store, T0 + 8 * DAY, {});
+    await expect([...first, ...rest]);
+    assert.equal(days().length, 6, 'the next day stored when its 10-minute day was packed');
+    await store.close();
   });
 
   test('a batch failing inside the rollup writer leaves no series behind', async () => {

@@ -1,7 +1,8 @@
 /**
  * The HistoryStore half of the SQLite store: range reads (history-scan.ts) over the loose rows
  * and the pages of packed periods, and the upkeep steps of sqlite-history-upkeep.ts (retention
- * and packing). An hour is read as stored if it is, else as the merge of its 10-minute buckets.
+ * and packing). An hour or a day is read as stored if it is, else as the merge of its 10-minute
+ * buckets.
  */
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
@@ -10,9 +11,11 @@ import { ALL_SECTIONS, type HistoryStore, type SeriesKey } from '../history-stor
 import type { RollupRow } from '../../pricing/rollups.ts';
 import type { SaleCount } from '../../pricing/rollup-volume.ts';
 import { createSqliteBucketHistory } from './bucket-history.ts';
-import { scanHours, scanRange, type Scan } from './history-scan.ts';
+import { scanMerged, scanRange, type Scan } from './history-scan.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
 import type { StoreRollups } from './store-rollups.ts';
+
+const SALE_COUNTS = { sections: ['sales'], sketches: [], reuse: true } satisfies Partial<Scan>;
 
 export function createSqliteHistory(
   db: Database.Database,
@@ -20,23 +23,18 @@ export function createSqliteHistory(
 ): Required<HistoryStore> {
   /** Visits a series' rows of a tier once this object's own journaled observations are folded. */
   const read = async (key: SeriesKey, tier: Tier, scan: Scan) => {
-    const { directory, flushOwn } = ready();
-    await flushOwn();
+    await ready().flushOwn();
+    const { directory, statements } = ready();
     const id = directory.find(key.game, key.itemId, key.market);
     if (id === null) return;
-    const { statements } = ready();
-    if (tier === '1h') scanHours(statements, id, scan);
-    else scanRange(statements, id, tier, scan);
+    if (tier === '10m') scanRange(statements, id, tier, scan);
+    else scanMerged(statements, id, tier, scan);
   };
 
   return {
     async historyMarkets(game, itemId) {
-      const found = new Set(
-        ready()
-          .statements.seriesMarkets.all(game, itemId)
-          .map((row) => row[0]),
-      );
-      return MARKET_IDS.filter((market) => found.has(market));
+      const found = ready().statements.seriesMarkets.all(game, itemId).flat();
+      return MARKET_IDS.filter((market) => found.includes(market));
     },
     async readRollups(key, tier, fromMs, toMs, sections = ALL_SECTIONS) {
       const rows: RollupRow[] = [];
@@ -51,14 +49,7 @@ export function createSqliteHistory(
       const visit = (row: RollupRow) => {
         if (row.sales) counts.push({ start: row.start, units: row.sales.n });
       };
-      await read(key, tier, {
-        fromMs,
-        toMs,
-        sections: ['sales'],
-        sketches: [],
-        visit,
-        reuse: true,
-      });
+      await read(key, tier, { fromMs, toMs, visit, ...SALE_COUNTS });
       return counts;
     },
     ...createHistoryUpkeep(db, ready),

@@ -23,6 +23,10 @@
  * on close; journal entries left by a process that died are folded by the next store that
  * opens the files. A side older than the stored one of its key leaves the
  * stored side alone (a past-data import after live data) but still enters its rollups.
+ *
+ * Latest sides: writeBatch's transaction appends the sides that changed to a log (side-log.ts),
+ * which the store compacts into a snapshot once the log outgrows it (side-snapshot.ts); reads
+ * merge the two (side-read.ts).
  */
 import type Database from 'better-sqlite3';
 import { systemClock } from '../../domain/clock.ts';
@@ -30,7 +34,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { GAMES } from '../../domain/games.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
+import type { FetchRecord, IngestBatch, SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import type { HistoryStore } from '../history-store.ts';
 import {
   STREAM_CHUNK,
@@ -56,8 +60,6 @@ import {
   listingParams,
   saleFromRow,
   saleParams,
-  sideFromRow,
-  sideParams,
   stringInterner,
 } from './rows.ts';
 import type { Intern } from './rows.ts';
@@ -66,6 +68,12 @@ import { HISTORY_SCHEMA } from './history-file.ts';
 import { createSqliteHistory } from './sqlite-history.ts';
 import { openStoreRollups, type StoreRollups } from './store-rollups.ts';
 import { prepareStatements } from './statements.ts';
+import { convertSideTable } from './side-convert.ts';
+import { SideLog } from './side-log.ts';
+import { SideItems } from './side-prints.ts';
+import { streamStoredSides } from './side-read.ts';
+import { SideSnapshots, type SideSnapshotOptions } from './side-snapshot.ts';
+import { prepareSideStatements, type SideStatements } from './side-tables.ts';
 import type { Statements } from './statements.ts';
 
 export interface SqlitePriceStoreOptions {
@@ -82,6 +90,8 @@ export interface SqlitePriceStoreOptions {
    * beside the ingest worker), so init does not wait for it.
    */
   foldLeftoversOnOpen?: boolean;
+  /** When the latest sides' log is compacted into a snapshot (side-snapshot.ts). */
+  sideSnapshots?: Pick<SideSnapshotOptions, 'minBytes' | 'onStep'>;
 }
 
 export interface SqlitePriceStore extends PriceStore, Required<HistoryStore> {
@@ -89,6 +99,8 @@ export interface SqlitePriceStore extends PriceStore, Required<HistoryStore> {
   readonly db: Database.Database;
   /** Folds the rollup journal into the rollup rows now (else it happens when due). */
   flushRollups(): Promise<void>;
+  /** Compacts the latest sides' log into a new snapshot now (else it happens when due). */
+  snapshotSides(): void;
 }
 
 /**
@@ -138,6 +150,12 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
   let statements: Statements | null = null;
   let live: LiveStatements | null = null;
   let rollups: StoreRollups | null = null;
+  let sides: {
+    s: SideStatements;
+    items: SideItems;
+    log: SideLog;
+    snapshots: SideSnapshots;
+  } | null = null;
   let closed = false;
 
   const ready = (): Statements => {
@@ -148,6 +166,10 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     if (live === null) throw new Error('SqlitePriceStore: call init() first');
     return live;
   };
+  const sidesReady = () => {
+    if (sides === null) throw new Error('SqlitePriceStore: call init() first');
+    return sides;
+  };
   const rollupsReady = (): StoreRollups => {
     if (rollups === null) throw new Error('SqlitePriceStore: call init() first');
     return rollups;
@@ -156,8 +178,6 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
   // Deferred transactions whose first statement writes the prices file: they lock that file
   // only, never the history file a fold may be writing (IMMEDIATE would lock both).
   const commitBatch = db.transaction((s: Statements, batch: IngestBatch): BatchWriteCounts => {
-    let sides = 0;
-    for (const side of batch.sides) sides += s.upsertSide.run(sideParams(side)).changes;
     const newSales: SaleRecord[] = [];
     for (const sale of batch.sales) {
       if (s.insertSale.run(saleParams(sale)).changes > 0) newSales.push(sale);
@@ -168,6 +188,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     }
     for (const stats of batch.salesStats ?? []) liveReady().upsertStats.run(...statsRow(stats));
     s.markFirstWrite.run(clock.now());
+    const sides = sidesReady().log.append(batch.sides);
     if (options.rollups !== false) rollupsReady().record(batch.sides, newSales);
     return { sides, sales: newSales.length, listings };
   });
@@ -202,9 +223,22 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     async flushRollups() {
       await rollupsReady().flushAll();
     },
+    snapshotSides() {
+      sidesReady().snapshots.takeNow();
+    },
     async init() {
       migrate(db, SQLITE_MIGRATIONS, () => clock.now());
       if (statements !== null) return;
+      const sideStatements = prepareSideStatements(db);
+      const items = new SideItems(sideStatements);
+      convertSideTable(db, sideStatements, items);
+      const onError = options.onFoldError ?? ((message: string) => process.emitWarning(message));
+      sides = {
+        s: sideStatements,
+        items,
+        log: new SideLog(sideStatements, items),
+        snapshots: new SideSnapshots(db, sideStatements, { ...options.sideSnapshots, onError }),
+      };
       openHistory(db, options.path);
       statements = prepareStatements(db);
       live = prepareLiveStatements(db);
@@ -226,19 +260,26 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
         counts = progress ? commitWithProgress(s, batch, progress) : commitBatch(s, batch);
       } catch (error) {
         history.rolledBack();
+        sidesReady().log.rolledBack();
         throw error;
       }
       history.committed();
+      const { log, snapshots } = sidesReady();
+      snapshots.appended(log.committed());
       return counts;
     },
     async loadSides(game: Game) {
-      return collect(ready().selectSides.iterate(game), sideFromRow);
+      const all: SideSnapshot[] = [];
+      const { s, items } = sidesReady();
+      streamStoredSides(db, s, items, game, (chunk) => all.push(...chunk), STREAM_CHUNK);
+      return all;
     },
     async loadSales(game: Game, sinceMs: number) {
       return collect(ready().selectSales.iterate(game, sinceMs), saleFromRow);
     },
     async streamSides(game, visit, chunkSize = STREAM_CHUNK) {
-      return streamRows(ready().selectSides.iterate(game), sideFromRow, visit, chunkSize);
+      const { s, items } = sidesReady();
+      return streamStoredSides(db, s, items, game, visit, chunkSize);
     },
     async streamSales(game, sinceMs, visit, chunkSize = STREAM_CHUNK) {
       const rows = ready().selectSales.iterate(game, sinceMs);
@@ -273,11 +314,13 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       return ready().selectProgress.get(job)?.[0] ?? null;
     },
     async isEmpty() {
-      return ready().anythingWritten.get()?.written !== 1;
+      const sideWritten = sidesReady().s.anySides.get()?.written === 1;
+      return !sideWritten && ready().anythingWritten.get()?.written !== 1;
     },
     async close() {
       if (closed) return;
       closed = true;
+      sides?.snapshots.close();
       if (rollups !== null) await rollups.close();
       if (db.memory === false) {
         db.pragma('wal_checkpoint(TRUNCATE)');

@@ -3,14 +3,12 @@
  */
 import type Database from 'better-sqlite3';
 import { LISTING_CONFIRM_MS } from '../live-writes.ts';
-import type { FetchRow, ListingRow, SaleRow, SideRow } from './rows.ts';
+import type { FetchRow, ListingRow, SaleRow } from './rows.ts';
 
 type Param = number | string | Buffer | null;
 
-// The three bulk loaders read raw arrays in exactly these column orders (see rows.ts).
-const SIDE_COLUMNS = `game, item_id, market, side, levels, listing_count, total_quantity,
-  fetched_at, ingested_at, source_updated_at, source_time_kind, original_currency`;
-
+// The bulk loaders read raw arrays in exactly these column orders (see rows.ts). Latest sides
+// are read by side-read.ts.
 const SALE_COLUMNS = `game, item_id, market, price, quantity, sold_at, ingested_at,
   original_currency`;
 
@@ -25,32 +23,6 @@ const FETCH_COLUMNS = `market, game, started_at AS startedAt, fetched_at AS fetc
 
 export function prepareStatements(db: Database.Database) {
   return {
-    // A newer snapshot replaces the stored one only when its content changed, and one of the
-    // same fetch time when it differs in anything; an older one never does (live-writes.ts).
-    // A fetch that confirms an unchanged side writes nothing, so `changes` counts news.
-    upsertSide: db.prepare<[Param[]]>(`
-      INSERT INTO side_snapshots (game, item_id, market, side, levels, listing_count,
-        total_quantity, fetched_at, ingested_at, source_updated_at, source_time_kind,
-        original_currency)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (game, market, item_id, side) DO UPDATE SET
-        levels = excluded.levels, listing_count = excluded.listing_count,
-        total_quantity = excluded.total_quantity, fetched_at = excluded.fetched_at,
-        ingested_at = excluded.ingested_at, source_updated_at = excluded.source_updated_at,
-        source_time_kind = excluded.source_time_kind,
-        original_currency = excluded.original_currency
-      WHERE (excluded.fetched_at > side_snapshots.fetched_at
-          AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
-            excluded.source_time_kind, excluded.original_currency)
-          IS NOT (side_snapshots.levels, side_snapshots.listing_count,
-            side_snapshots.total_quantity, side_snapshots.source_time_kind,
-            side_snapshots.original_currency))
-        OR (excluded.fetched_at = side_snapshots.fetched_at
-          AND (excluded.levels, excluded.listing_count, excluded.total_quantity,
-            excluded.source_updated_at, excluded.source_time_kind, excluded.original_currency)
-          IS NOT (side_snapshots.levels, side_snapshots.listing_count,
-            side_snapshots.total_quantity, side_snapshots.source_updated_at,
-            side_snapshots.source_time_kind, side_snapshots.original_currency))`),
     // Not INSERT OR IGNORE: that would also silently skip a row breaking NOT NULL.
     insertSale: db.prepare<[Param[]]>(`
       INSERT INTO sales (game, item_id, sold_at, market, price, quantity, ingested_at,
@@ -95,9 +67,6 @@ export function prepareStatements(db: Database.Database) {
     selectProgress: db
       .prepare<[string], [string]>('SELECT state FROM job_progress WHERE job = ?')
       .raw(),
-    selectSides: db
-      .prepare<[string], SideRow>(`SELECT ${SIDE_COLUMNS} FROM side_snapshots WHERE game = ?`)
-      .raw(),
     selectSales: db
       .prepare<[string, number], SaleRow>(
         `SELECT ${SALE_COLUMNS} FROM sales WHERE game = ? AND sold_at >= ? ORDER BY sold_at`,
@@ -118,7 +87,6 @@ export function prepareStatements(db: Database.Database) {
     deleteFetchesBefore: db.prepare<[number]>('DELETE FROM fetch_records WHERE started_at < ?'),
     anythingWritten: db.prepare<[], { written: number }>(`
       SELECT EXISTS (SELECT 1 FROM store_marks WHERE name = 'first_write')
-        OR EXISTS (SELECT 1 FROM side_snapshots)
         OR EXISTS (SELECT 1 FROM sales)
         OR EXISTS (SELECT 1 FROM listings) AS written`),
   };

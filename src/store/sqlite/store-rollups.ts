@@ -2,16 +2,16 @@
  * The rollup side of one SQLite store object. Inside each batch's transaction it journals the
  * batch (rollup-journal.ts). A fold is one transaction that takes the history file's write lock,
  * replays the journal past the history file's fold mark straight into the decoded rows it
- * touches (rollup-row-cache.ts: the 10m and 1d rows, and the 1h row only where that hour is
- * stored, stored-hours.ts), writes each changed row once and moves the mark to the last journal
+ * touches (rollup-row-cache.ts: the 10m rows, and the 1h or 1d row only where that hour or day
+ * is stored, stored-merges.ts), writes each changed row once and moves the mark to the last journal
  * id folded. A snapshot already counted is dropped on the way (recordSide: its 10-minute row's
  * lastAt). Rows and mark commit together, so any number of folders on one store fold every
  * entry exactly once, and one that dies loses nothing; folded entries are deleted afterwards.
  *
  * The store folds on its own connection when FOLD_POLICY says so, checked after each batch and
  * once a second: the entries it committed before a 10-minute boundary once that boundary has
- * passed, so each 10-minute row is written once, complete, and a daily row once per 10 minutes
- * (folding every 10 s rewrote a row in every fold that touched it: most of the bytes written).
+ * passed, so each 10-minute row is written once, complete (folding every 10 s rewrote a row in
+ * every fold that touched it: most of the bytes written).
  * It also folds before reads when it journaled something not folded yet. Before an upkeep step
  * below some time it folds the closed periods, and the open one only if an entry of it observed
  * something before that time: the pass reads and packs rows that far back only, and folding the
@@ -39,28 +39,18 @@ export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 10
 /** Changed rows a transaction folds at most; the rest of the journal goes to the next one. */
 const ROWS_PER_FOLD = 50_000;
 
-/** Writes the changed rows in key order (bucket, then series): appended, not spread out. */
-function writeRows(statements: RollupStatements, changed: CachedRow[]): void {
-  changed.sort((a, b) => a.bucket - b.bucket || a.series - b.series);
-  for (const cached of changed) {
-    writeRow(statements.tiers[cached.tier], cached.series, cached.bucket, cached.row, cached.dirty);
-    cached.dirty = 0;
-    cached.stored = true;
-  }
-}
-
 /** Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed. */
 function rowSink(cache: RollupRowCache, changed: CachedRow[]): JournalSink {
   const touched: CachedRow[] = [];
-  /** Where an observation of an hour that is not stored goes (the hour is derived). */
+  /** Where an observation of an hour or a day not stored goes (it is derived). */
   const discarded = emptyRow(0);
   let own = 0;
   let all = 0;
   let at = 0;
   const rows: RowLookup = (scope, tier: Tier) => {
     const series = scope === 'market' ? own : all;
-    const cached = tier === '1h' && !cache.mayHold(tier, at) ? null : cache.get(tier, series, at);
-    if (tier === '1h' && !cached?.stored) {
+    const cached = tier !== '10m' && !cache.mayHold(tier, at) ? null : cache.get(tier, series, at);
+    if (tier !== '10m' && !cached?.stored) {
       discarded.ask = discarded.bid = discarded.sales = null;
       return discarded;
     }
@@ -141,10 +131,11 @@ export function openStoreRollups(
       more = changed.length >= ROWS_PER_FOLD;
       entry = statements.journalAfter.get(through);
     }
+    changed.sort((a, b) => a.bucket - b.bucket || a.series - b.series); // appended in key order
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
+      writeRow(statements.tiers[row.tier], row, row.dirty);
     }
-    writeRows(statements, changed);
     statements.markFolded.run(through, ...TIERS.map((tier) => cache.frontier[tier]));
     return { through, more };
   });

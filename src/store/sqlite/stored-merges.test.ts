@@ -10,13 +10,14 @@ import { compactHistory } from '../history-compaction.ts';
 import { ask, bid, sale, SERIES } from '../history-contract-support.ts';
 import { prepareRollupStatements } from './rollup-statements.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
-import { storeHoursOf, TENS_PER_HOUR } from './stored-hours.ts';
+import { storeMergesOf } from './stored-merges.ts';
 
 const HOURS = 5;
 const END = T0 + DAY;
 const MARKETS: MarketId[] = ['skinport', 'csfloat', 'steamcommunity', 'buff163'];
 const READ = [SERIES.aggregate, SERIES.skinport, SERIES.csfloat, SERIES.buff163];
 const FIRST_TEN = T0 / (10 * MINUTE);
+const TENS_PER_HOUR = 6;
 /** Packs the stored hours only. */
 const PACK_HOURS = {
   retention: { '10m': null, '1h': null, '1d': null },
@@ -51,7 +52,7 @@ function storeHours(store: ReturnType<typeof createSqlitePriceStore>, first: num
   store.db.transaction(() => {
     for (const id of ids) {
       const from = FIRST_TEN + first * TENS_PER_HOUR;
-      storeHoursOf(statements, id, from, FIRST_TEN + end * TENS_PER_HOUR);
+      storeMergesOf(statements, id, from, FIRST_TEN + end * TENS_PER_HOUR, ['1h']);
     }
   })();
 }

@@ -1,0 +1,42 @@
+/**
+ * One test process running several test files one after another (scripts/run-tests.mjs writes
+ * a module per process that calls `runGroup`). Each file runs as a suite named by its path, so
+ * its results, its top-level hooks and its failures stay its own, and the next file is imported
+ * only once the previous one has finished. With TEST_ACCOUNTING set, each file's CPU time
+ * (this process and the children it waited for: servers, browsers) and wall time are appended
+ * there, `cpu_ms<TAB>wall_ms<TAB>file` a line, and the process start as `(process start)`.
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { describe } from 'node:test';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+
+/** CPU milliseconds of this process and its reaped children (Linux), else of this process. */
+export function cpuMs() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = fields.slice(11, 15).reduce((sum, value) => sum + Number(value), 0);
+    return ticks * 10;
+  } catch {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  }
+}
+
+function account(cpu, wall, what) {
+  const path = process.env.TEST_ACCOUNTING;
+  if (path) appendFileSync(path, `${Math.round(cpu)}\t${Math.round(wall)}\t${what}\n`);
+}
+
+export async function runGroup(files) {
+  account(cpuMs(), 0, '(process start)');
+  for (const file of files) {
+    const cpu = cpuMs();
+    const wall = performance.now();
+    await describe(file, async () => {
+      await import(pathToFileURL(file).href);
+    });
+    account(cpuMs() - cpu, performance.now() - wall, file);
+  }
+}
