@@ -6,10 +6,10 @@
  * entry is folded once even when a fold dies between the two files' commits) and per tier the
  * highest bucket ever stored (a frontier: no row lies beyond it).
  *
- * Older layouts are converted when attached: rollups kept in the prices file before the split
- * move here (copy, then drop, each committed on its own), and the run layout (rows standing for
- * runs of equal buckets, settled and late marks) becomes one row per bucket; then rows keyed
- * (series, bucket), as every earlier layout kept them, are keyed (bucket, series).
+ * Older layouts are converted when attached: the run layout (rows standing for runs of equal
+ * buckets, settled and late marks) becomes one row per bucket; then rows and pages keyed series
+ * first, as every earlier layout kept them, move to tables keyed time first, as do rollups kept
+ * in the prices file before the split (copy, then drop, each committed on its own).
  */
 import type Database from 'better-sqlite3';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
@@ -32,24 +32,18 @@ export function historyPathOf(pricesPath: string): string {
 // a rowid table: a WITHOUT ROWID table repeats its rows in interior pages and, past about 1 KB,
 // leaves half of each overflow page empty (measured: 4.0 MB on disk for 2.4 MB of pages).
 const ROW_COLUMNS = 'series, bucket, ask, bid, sales';
+/** Per kind: the time key, the columns, and the table (keyed time first) under a name. */
 const TABLES = {
-  rollups: {
-    key: 'bucket',
-    columns: ROW_COLUMNS,
-    create: (name: string) => `CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.${name} (
-      bucket INTEGER NOT NULL, series INTEGER NOT NULL, ask BLOB, bid BLOB, sales BLOB,
-      PRIMARY KEY (bucket, series)) STRICT, WITHOUT ROWID;`,
-  },
-  pages: {
-    key: 'period',
-    columns: 'series, period, data',
-    create: (name: string) => `CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.${name} (
-      period INTEGER NOT NULL, series INTEGER NOT NULL, data BLOB NOT NULL,
-      UNIQUE (period, series)) STRICT;`,
-  },
+  rollups: ['bucket', ROW_COLUMNS, 'ask BLOB, bid BLOB, sales BLOB', ', WITHOUT ROWID'],
+  pages: ['period', 'series, period, data', 'data BLOB NOT NULL', ''],
+} as const;
+const create = (kind: keyof typeof TABLES, name: string) => {
+  const [key, , columns, rowid] = TABLES[kind];
+  return `CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.${name} (${key} INTEGER NOT NULL,
+    series INTEGER NOT NULL, ${columns}, PRIMARY KEY (${key}, series)) STRICT${rowid};`;
 };
 const rollupTable = (tier: string) =>
-  `${TABLES.rollups.create(`rollups_${tier}`)}\n${TABLES.pages.create(`pages_${tier}`)}`;
+  `${create('rollups', `rollups_${tier}`)}\n${create('pages', `pages_${tier}`)}`;
 
 const schema = `
 ${TIERS.map(rollupTable).join('\n')}
@@ -67,23 +61,8 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (
 ) STRICT, WITHOUT ROWID;
 `;
 
-function moveLegacyRollups(db: Database.Database): void {
-  const legacy = db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?");
-  for (const tier of TIERS) {
-    if (!legacy.get(`rollups_${tier}`)) continue;
-    db.transaction(() => {
-      db.exec(`
-        INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.rollups_${tier} (${ROW_COLUMNS})
-        SELECT ${ROW_COLUMNS} FROM main.rollups_${tier};
-        UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} = max(frontier_${tier},
-          (SELECT ifnull(max(bucket), -1) FROM ${HISTORY_SCHEMA}.rollups_${tier}));`);
-    })();
-    db.exec(`DROP TABLE main.rollups_${tier}`);
-  }
-}
-
-function columnsOf(db: Database.Database, table: string): string[] {
-  const rows = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as { name: string }[];
+function columnsOf(db: Database.Database, table: string, schema = HISTORY_SCHEMA): string[] {
+  const rows = db.pragma(`${schema}.table_info(${table})`) as { name: string }[];
   return rows.map((row) => row.name);
 }
 
@@ -110,25 +89,30 @@ function upgradeRuns(db: Database.Database): void {
 }
 
 /**
- * Keys the loose rows and pages of a history file of any earlier layout (series first) time
- * first: a copy in key order, then the old table dropped and the copy renamed in one
- * transaction; a crash after the copy copies again on the next open.
+ * Moves rows and pages of earlier layouts into the time-first tables: rollups kept in the
+ * prices file before the split (copied in, then dropped), and tables of the history file keyed
+ * series first (copied in key order into a new table, then dropped and the copy renamed in one
+ * transaction). A crash after a copy copies again on the next open.
  */
 function keyTimeFirst(db: Database.Database): void {
-  for (const [kind, table] of TIERS.flatMap((tier) => [
-    ['rollups', `rollups_${tier}`] as const,
-    ['pages', `pages_${tier}`] as const,
-  ])) {
-    if (columnsOf(db, table)[0] !== 'series') continue;
-    const { key, columns, create } = TABLES[kind];
-    const copy = `time_first_${table}`;
-    db.transaction(() => {
-      db.exec(create(copy));
-      db.exec(`INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.${copy} (${columns})
-        SELECT ${columns} FROM ${HISTORY_SCHEMA}.${table} ORDER BY ${key}, series`);
-    })();
-    db.exec(`BEGIN; DROP TABLE ${HISTORY_SCHEMA}.${table};
-      ALTER TABLE ${HISTORY_SCHEMA}.${copy} RENAME TO ${table}; COMMIT`);
+  for (const table of TIERS.flatMap((tier) => [`rollups_${tier}`, `pages_${tier}`])) {
+    for (const schema of ['main', HISTORY_SCHEMA]) {
+      const [first] = columnsOf(db, table, schema);
+      if (schema === 'main' ? first === undefined : first !== 'series') continue;
+      const kind = table.startsWith('pages') ? 'pages' : 'rollups';
+      const [key, columns] = TABLES[kind];
+      const [into, tier] = [schema === 'main' ? table : `time_first_${table}`, table.split('_')[1]];
+      const frontier = `UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} = max(frontier_${tier},
+        (SELECT ifnull(max(bucket), -1) FROM ${HISTORY_SCHEMA}.${into}))`;
+      db.transaction(() => {
+        db.exec(create(kind, into));
+        db.exec(`INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.${into} (${columns})
+          SELECT ${columns} FROM ${schema}.${table} ORDER BY ${key}, series`);
+        if (kind === 'rollups') db.exec(frontier);
+      })();
+      const rename = `ALTER TABLE ${HISTORY_SCHEMA}.${into} RENAME TO ${table};`;
+      db.exec(`BEGIN; DROP TABLE ${schema}.${table}; ${schema === 'main' ? '' : rename} COMMIT`);
+    }
   }
 }
 
@@ -162,6 +146,5 @@ export function attachHistory(
     upgradeRuns(db);
   })();
   keyTimeFirst(db);
-  moveLegacyRollups(db);
   checkPairing(db, path);
 }

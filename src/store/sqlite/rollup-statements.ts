@@ -22,11 +22,7 @@ const keysOf = (table: string, key: string) => `WITH RECURSIVE
   r (lo, hi) AS (SELECT max(@from, (SELECT min(${key}) FROM ${table})),
     min(@to, (SELECT max(${key}) FROM ${table}) + 1)),
   b (k) AS (SELECT lo FROM r WHERE lo < hi UNION ALL SELECT k + 1 FROM b, r WHERE k + 1 < hi)`;
-export interface KeyRange {
-  series: number;
-  from: number;
-  to: number;
-}
+export type KeyRange = { series: number; from: number; to: number };
 export type SeriesRange = KeyRange & { last: number };
 
 /**
