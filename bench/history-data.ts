@@ -29,6 +29,8 @@ export interface SimRun {
   bookOnly?: boolean;
   /** Rewrites each market fetch before it is ingested (holdQuotes). */
   transform?: (fetch: Observation[]) => Observation[];
+  /** Called before each step's fetches with the step's time (untimed). */
+  beforeStep?: (atMs: number) => Promise<void>;
 }
 
 export interface IngestTiming {
@@ -62,6 +64,8 @@ export async function ingestSimulated(run: SimRun): Promise<IngestTiming> {
     // The worst case for storage: every quote moves on every fetch.
     quotesHold: false,
   })) {
+    const step = chunk.find((entry) => entry.kind === 'book');
+    if (step && run.beforeStep) await run.beforeStep(step.fetchedAt);
     const observations = run.bookOnly ? chunk.filter((entry) => entry.kind !== 'sale') : chunk;
     for (const raw of byMarket(observations)) {
       const fetch = run.transform ? run.transform(raw) : raw;

@@ -22,6 +22,7 @@ import {
   createSqlitePriceStore,
   type SqlitePriceStore,
 } from '../src/store/sqlite/sqlite-price-store.ts';
+import { benchFoldWrites } from './history-fold-writes.ts';
 import { benchPageReads } from './history-page-reads.ts';
 import {
   buildReadStore,
@@ -246,6 +247,16 @@ function readInFreshProcess(path: string): void {
     stdio: 'inherit',
   });
   if (result.status !== 0) throw new Error(`history reads exited with ${result.status}`);
+}
+
+/** Bytes the 10-minute folds write, days derived against days stored by every fold. */
+export async function benchHistoryFolds(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'pricing-history-folds-'));
+  try {
+    await benchFoldWrites(dir, loadCatalogs(), fxAt(END), END);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export async function benchHistory(): Promise<void> {

@@ -4,7 +4,7 @@ import { benchDiskDay } from './disk-day.ts';
 import { benchPostgresDiskDay } from './disk-day-pg.ts';
 import { benchFootprint } from './footprint.ts';
 import { benchFoldWrites } from './fold-writes.ts';
-import { benchHistory } from './history.ts';
+import { benchHistory, benchHistoryFolds } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
 import { benchLiveBudgets } from './live-budget.ts';
 import { benchLiquidity } from './liquidity.ts';
@@ -21,6 +21,7 @@ import { benchTerminal } from './terminal.ts';
 import { benchStream } from './stream.ts';
 import { benchInventory } from './inventory.ts';
 import { benchSimPoll } from './sim-poll.ts';
+import { benchSidesLog } from './sides-log.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -45,6 +46,12 @@ if (wanted('sim-poll')) {
     '\n## sim-poll: simulator CPU per poll round, full catalogs, through the live parsers',
   );
   await benchSimPoll();
+}
+if (wanted('sides-log')) {
+  console.log(
+    '\n## sides-log: bytes written by the latest sides, change log + snapshots vs the upsert',
+  );
+  await benchSidesLog();
 }
 if (wanted('reads-bounds')) {
   console.log('\n## reads-bounds: the heaviest reads at their largest allowed parameters');
@@ -91,6 +98,10 @@ if (wanted('fold-writes')) {
     '\n## fold-writes: SQLite history bytes written by 10-minute folds and packing, 100k series',
   );
   await benchFoldWrites();
+}
+if (wanted('history-folds')) {
+  console.log('\n## history-folds: bytes the 10-minute folds write, days derived vs stored');
+  await benchHistoryFolds();
 }
 if (wanted('disk-pg')) {
   console.log(

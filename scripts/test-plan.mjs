@@ -4,15 +4,15 @@
  * route test's first app about 0.5 s more, so the unit tests of src/ share a few processes,
  * each importing its files one after another. A file keeps a process of its own when it is
  * under test/ (end-to-end: servers, browsers, the CLI) or says so in a line containing
- * `own test process` (with its reason). Units start longest first, by the CPU seconds of
+ * `own test process` (with its reason). Units start longest first, by the seconds of
  * scripts/test-weights.json (a file not listed counts as DEFAULT_WEIGHT).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const DEFAULT_WEIGHT = 1;
-/** CPU seconds a shared process aims at: large enough to pay its start, small enough to balance. */
-export const GROUP_TARGET = 20;
+/** Seconds a shared process aims at: enough to pay its start, few enough to balance the end. */
+export const GROUP_TARGET = 30;
 const OWN_PROCESS = /own test process/;
 
 export function collectTestFiles(dir, out = []) {
@@ -30,7 +30,7 @@ export function needsOwnProcess(file, source) {
 
 export function readWeights(path) {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')).cpuSeconds;
+    return JSON.parse(readFileSync(path, 'utf8')).seconds;
   } catch {
     return {};
   }

@@ -13,10 +13,10 @@ import type {
   SalesStatsRecord,
   SideSnapshot,
 } from '../domain/quote.ts';
-import { SideStore, type MarketSides } from './side-store.ts';
+import { SideStore, type BestAsk, type MarketSides } from './side-store.ts';
 import { compactSales, StringPool } from './compact-sales.ts';
 
-export type { MarketSides } from './side-store.ts';
+export type { BestAsk, MarketSides } from './side-store.ts';
 
 export interface BookChange {
   game: Game;
@@ -93,6 +93,11 @@ export class Book {
   /** Per-market sides of one item (markets with neither side are absent). */
   sides(game: Game, itemId: string): MarketSides[] {
     return this.games[game].quotes.sides(itemId);
+  }
+
+  /** Each market's best ask of one item, without building its sides (bulk rows). */
+  bestAsks(game: Game, itemId: string): BestAsk[] {
+    return this.games[game].quotes.bestAsks(itemId);
   }
 
   /** One market's sides of one item (undefined when it has neither). */

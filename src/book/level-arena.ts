@@ -83,6 +83,11 @@ export class LevelArena {
     return levels;
   }
 
+  /** The price of a region's first level (the region must hold one). */
+  firstPrice(region: number): number {
+    return this.data[this.start[region]! * FIELDS]!;
+  }
+
   /** Empties a region and gives its space up. */
   release(region: number): void {
     this.abandoned += this.capacity[region]!;

@@ -64,6 +64,21 @@ function assertSameAsReference(book: Book, applied: readonly SideSnapshot[]): vo
     for (const itemId of ITEMS) {
       const want = [...(expected.get(`${game}:${itemId}`)?.values() ?? [])];
       assert.deepStrictEqual(book.sides(game, itemId), want);
+      assert.deepStrictEqual(
+        book.bestAsks(game, itemId),
+        want.flatMap(({ ask }) =>
+          ask && ask.levels.length > 0
+            ? [
+                {
+                  market: ask.market,
+                  price: ask.levels[0]!.price,
+                  fetchedAt: ask.fetchedAt,
+                  originalCurrency: ask.originalCurrency,
+                },
+              ]
+            : [],
+        ),
+      );
       for (const market of MARKETS) {
         const entry = want.find((e) => e.market === market);
         assert.deepStrictEqual(book.marketSides(game, itemId, market), entry);

@@ -21,6 +21,14 @@ export interface MarketSides {
   bid: SideSnapshot | null;
 }
 
+/** One market's best ask of an item: its first level's price and the side's fields a bulk row shows. */
+export interface BestAsk {
+  market: MarketId;
+  price: number;
+  fetchedAt: number;
+  originalCurrency: string;
+}
+
 const NO_SLOT = -1;
 /** Items whose read `MarketSides` are held at most (a few KB each). */
 export const RECENT_ITEMS = 1024;
@@ -111,6 +119,33 @@ export class SideStore {
 
   itemIds(): IterableIterator<string> {
     return this.firstSlot.keys();
+  }
+
+  /**
+   * Each market's best ask of an item (markets with no ask level absent), read from the columns
+   * without building sides or ladders and without entering the recent reads: a whole-catalog
+   * scan neither allocates per level nor displaces hot items.
+   */
+  bestAsks(itemId: string): BestAsk[] {
+    const out: BestAsk[] = [];
+    for (let slot = this.firstSlot.get(itemId) ?? NO_SLOT; slot !== NO_SLOT;) {
+      const column = slot * 2;
+      const kind = this.kind[column]!;
+      if (kind === KEPT) {
+        const { market, levels, fetchedAt, originalCurrency } = this.kept.get(column)!;
+        if (levels.length > 0)
+          out.push({ market, price: levels[0]!.price, fetchedAt, originalCurrency });
+      } else if (kind === PACKED && this.arena.levelCount(column) > 0) {
+        out.push({
+          market: this.markets.at(this.market[slot]!) as MarketId,
+          price: this.arena.firstPrice(column),
+          fetchedAt: this.fetchedAt[column]!,
+          originalCurrency: this.strings.at(this.currency[column]!) as string,
+        });
+      }
+      slot = this.nextSlot[slot]!;
+    }
+    return out;
   }
 
   /** Bytes of the columns and the level arena (sides kept as applied not counted). */

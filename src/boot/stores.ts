@@ -70,9 +70,9 @@ export const INGEST_POOL = {
 };
 
 /**
- * How a SQLite store folds its rollup journal (ignored for PostgreSQL): where a store that
- * ingests reports its failed folds, and whether a store opened beside a writer that ingests
- * leaves a dead process's journal entries to that writer instead of folding them at init.
+ * How a store folds its rollup journal: where a store that ingests reports its failed folds,
+ * and (SQLite only) whether a store opened beside a writer that ingests leaves a dead
+ * process's journal entries to that writer instead of folding them at init.
  */
 export type Folding = Pick<SqlitePriceStoreOptions, 'onFoldError' | 'foldLeftoversOnOpen'>;
 
@@ -84,7 +84,11 @@ export function createPriceStore(
   pool: Partial<typeof INGEST_POOL> = {},
 ): OpenedPriceStore {
   if (config.databaseUrl !== null) {
-    const prices = createPostgresPriceStore({ ...postgresOptions(config, clock), ...pool });
+    const prices = createPostgresPriceStore({
+      ...postgresOptions(config, clock),
+      ...pool,
+      ...(folding.onFoldError ? { onFoldError: folding.onFoldError } : {}),
+    });
     const warm = () => warmPool(prices.pool, pool.minConnections ?? 0);
     return { kind: 'postgres', prices, history: prices, warm };
   }

@@ -29,8 +29,22 @@ export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
+/**
+ * The last ISO strings made, by ms (a direct-mapped table): many figures of a body or a bulk
+ * row share a time (one poll stamps every item it fetched), and `toISOString` costs more than
+ * the lookup.
+ */
+const ISO_SLOTS = 256;
+const isoKeys = new Float64Array(ISO_SLOTS).fill(Number.NaN);
+const isoTexts: string[] = new Array<string>(ISO_SLOTS).fill('');
+
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  const slot = ms & (ISO_SLOTS - 1);
+  if (isoKeys[slot] === ms) return isoTexts[slot]!;
+  const text = new Date(ms).toISOString();
+  isoKeys[slot] = ms;
+  isoTexts[slot] = text;
+  return text;
 }
 
 export function isoOrNull(ms: number | null | undefined): string | null {

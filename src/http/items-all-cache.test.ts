@@ -90,10 +90,10 @@ describe('ItemsAllCache', () => {
   test('a rebuild serializes only the items a book change named since the last build', async () => {
     const { book, cache, clock, put } = setup();
     const read: string[] = [];
-    const sides = book.sides.bind(book);
-    book.sides = (game, itemId) => {
+    const bestAsks = book.bestAsks.bind(book);
+    book.bestAsks = (game, itemId) => {
       read.push(itemId);
-      return sides(game, itemId);
+      return bestAsks(game, itemId);
     };
     await cache.rebuild();
     assert.equal(read.length, 5, 'the first build reads every item');

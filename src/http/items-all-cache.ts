@@ -119,7 +119,7 @@ export class ItemsAllCache implements ItemsAllProvider {
       if (count >= ITEMS_ALL_MAX_ROWS) break;
       let row = this.rows.get(item.id);
       if (row === undefined) {
-        row = JSON.stringify(itemsAllRow(item, book.sides(catalog.game, item.id)));
+        row = JSON.stringify(itemsAllRow(item, book.bestAsks(catalog.game, item.id)));
         this.rows.set(item.id, row);
       }
       writer.write(count === 0 ? row : `,${row}`);

@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { MarketSides } from '../book/book.ts';
+import { Book } from '../book/book.ts';
 import type { CatalogItem } from '../domain/item.ts';
-import { ask, bid, marketSides } from './snapshot-fixtures.ts';
+import { ask, bid } from './snapshot-fixtures.ts';
 import { itemsAllRows } from './items-all.ts';
 
 const T = Date.parse('2026-11-01T12:00:00Z');
@@ -12,18 +12,18 @@ function item(id: string): CatalogItem {
 }
 
 describe('itemsAllRows', () => {
-  const sides = new Map<string, MarketSides[]>([
-    [
-      'a',
-      marketSides([
-        ask({ market: 'skinport', prices: [300, 400], fetchedAt: T }),
-        ask({ market: 'csfloat', prices: [200], fetchedAt: T - 5000 }),
-        bid({ market: 'csfloat', prices: [150], fetchedAt: T }),
-      ]),
+  const book = new Book();
+  book.apply({
+    sides: [
+      ask({ market: 'skinport', prices: [300, 400], fetchedAt: T, itemId: 'a' }),
+      ask({ market: 'csfloat', prices: [200], fetchedAt: T - 5000, itemId: 'a' }),
+      bid({ market: 'csfloat', prices: [150], fetchedAt: T, itemId: 'a' }),
+      bid({ market: 'csfloat', prices: [150], fetchedAt: T, itemId: 'b' }),
     ],
-    ['b', marketSides([bid({ market: 'csfloat', prices: [150], fetchedAt: T })])],
-  ]);
-  const sidesOf = (id: string) => sides.get(id) ?? [];
+    sales: [],
+    listings: [],
+  });
+  const sidesOf = (id: string) => book.bestAsks('cs2', id);
 
   test('one row per catalog item with best asks cheapest first and the aggregate', () => {
     const rows = itemsAllRows([item('a'), item('b'), item('c')], sidesOf);

@@ -4,11 +4,10 @@
  * cross-market ask aggregate (null when the item has no asks). Pure; built once per book change
  * by the HTTP layer's cache, never per request.
  */
-import type { MarketSides } from '../book/book.ts';
+import type { BestAsk } from '../book/book.ts';
 import { iso } from '../domain/clock.ts';
 import type { CatalogItem } from '../domain/item.ts';
 import type { MarketId } from '../domain/markets.ts';
-import type { SideSnapshot } from '../domain/quote.ts';
 import { priceStats, type PriceStats } from './stats.ts';
 
 export const ITEMS_ALL_MAX_ROWS = 50_000;
@@ -31,27 +30,24 @@ export interface ItemsAllRow {
   priceAggregates: PriceAggregates | null;
 }
 
-function bestAsks(sides: readonly MarketSides[]): SideSnapshot[] {
-  const asks: SideSnapshot[] = [];
-  for (const entry of sides) if (entry.ask && entry.ask.levels.length > 0) asks.push(entry.ask);
-  return asks.sort(
-    (a, b) => a.levels[0]!.price - b.levels[0]!.price || a.market.localeCompare(b.market),
-  );
+/** The asks cheapest first (ties by market id). */
+function cheapestFirst(asks: readonly BestAsk[]): BestAsk[] {
+  return [...asks].sort((a, b) => a.price - b.price || a.market.localeCompare(b.market));
 }
 
-export function itemsAllRow(item: CatalogItem, sides: readonly MarketSides[]): ItemsAllRow {
-  const asks = bestAsks(sides);
-  const stats = priceStats(asks.map((side) => side.levels[0]!.price));
+export function itemsAllRow(item: CatalogItem, bestAsks: readonly BestAsk[]): ItemsAllRow {
+  const asks = cheapestFirst(bestAsks);
+  const stats = priceStats(asks.map((ask) => ask.price));
   let updatedAt = 0;
-  for (const side of asks) updatedAt = Math.max(updatedAt, side.fetchedAt);
+  for (const ask of asks) updatedAt = Math.max(updatedAt, ask.fetchedAt);
   return {
     id: item.id,
     name: item.marketHashName,
-    latestPrices: asks.map((side) => ({
-      market: side.market,
-      effectiveUsdCents: side.levels[0]!.price,
-      fetchedAt: iso(side.fetchedAt),
-      originalCurrency: side.originalCurrency,
+    latestPrices: asks.map((ask) => ({
+      market: ask.market,
+      effectiveUsdCents: ask.price,
+      fetchedAt: iso(ask.fetchedAt),
+      originalCurrency: ask.originalCurrency,
     })),
     priceAggregates: stats ? { ...stats, updatedAt: iso(updatedAt) } : null,
   };
@@ -59,13 +55,13 @@ export function itemsAllRow(item: CatalogItem, sides: readonly MarketSides[]): I
 
 export function itemsAllRows(
   items: readonly CatalogItem[],
-  sidesOf: (itemId: string) => readonly MarketSides[],
+  bestAsksOf: (itemId: string) => readonly BestAsk[],
   maxRows = ITEMS_ALL_MAX_ROWS,
 ): ItemsAllRow[] {
   const rows: ItemsAllRow[] = [];
   for (const item of items) {
     if (rows.length >= maxRows) break;
-    rows.push(itemsAllRow(item, sidesOf(item.id)));
+    rows.push(itemsAllRow(item, bestAsksOf(item.id)));
   }
   return rows;
 }

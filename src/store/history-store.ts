@@ -2,9 +2,9 @@
  * The HistoryStore port: stored price-history rollups, 10-minute / hourly / daily buckets per
  * item, for each market's own series and for the cross-market aggregate (src/pricing/rollups.ts
  * says what a bucket holds). Rollups are WRITTEN by PriceStore.writeBatch (so `pricing import`
- * and the simulator backfill maintain them too): PostgreSQL merges them inside the batch's
- * transaction; SQLite journals them in it and folds the journal into the rows shortly after
- * (sqlite/store-rollups.ts). An implementation stores both and implements both ports on one
+ * and the simulator backfill maintain them too): both stores journal them in the batch's
+ * transaction and fold the journal into the rows once their 10-minute bucket closed
+ * (sqlite/store-rollups.ts, postgres/rollup-folder.ts). An implementation stores both and implements both ports on one
  * object. This port reads them and enforces retention. Every implementation passes
  * history-contract.ts; dialect specifics stay behind the port.
  */

@@ -1,6 +1,6 @@
 /**
- * The SQL of the PostgreSQL history rollups (migration 2): the series directory, the row
- * locks and the set-based reads and upserts of the rollup writer, and the range reads and
+ * The SQL of the PostgreSQL history rollups (migrations 2 and 9): the series directory, the
+ * rollup journal and its fold's lock, the set-based reads and upserts of the fold, and the range reads and
  * retention deletes of the HistoryStore. Every statement is named, so each pooled connection
  * prepares it once. Table names come from the fixed tier list, never from input.
  */
@@ -42,14 +42,42 @@ export const ensureSeries = statement(
    FROM history_series s JOIN wanted USING (game, item_id, market)`,
 );
 
+/** Appends journal rows: ($1 base_at, $2 closes_at, $3 entries, $4 body). */
+export const insertJournal = statement(
+  'history_journal_insert',
+  `INSERT INTO rollup_journal (base_at, closes_at, entries, body)
+   SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bytea[])`,
+);
+
 /**
- * Serialises rollup writers per lock stripe ($1, ascending): transaction-scoped, so they go
- * with the commit or rollback. unnest() yields the stripes in array order.
+ * One fold at a time per schema: transaction-scoped, so it goes with the fold's commit or
+ * rollback. The `try` form answers false instead of waiting.
  */
-export const lockStripes = statement(
-  'history_lock_stripes',
-  `SELECT count(pg_advisory_xact_lock(hashtext(current_schema() || ':rollups'), stripe))
-   FROM unnest($1::int[]) AS stripe`,
+export const lockFold = statement(
+  'history_lock_fold',
+  `SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':rollup-fold'))`,
+);
+export const tryLockFold = statement(
+  'history_try_lock_fold',
+  `SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || ':rollup-fold'))`,
+);
+
+/**
+ * The oldest journal rows a fold may take ($1: rows whose buckets all closed by then; $2: rows
+ * with an entry before then), in journal order, with their running entry count; $3 rows at most.
+ */
+export const pendingJournal = statement(
+  'history_journal_pending',
+  `SELECT id, sum(entries) OVER (ORDER BY id)::bigint FROM (
+     SELECT id, entries FROM rollup_journal WHERE closes_at <= $1 OR base_at < $2
+     ORDER BY id LIMIT $3) AS oldest
+   ORDER BY id`,
+);
+
+/** Takes the journal rows $1 out: the fold merges them in the same transaction. */
+export const takeJournal = statement(
+  'history_journal_take',
+  `DELETE FROM rollup_journal WHERE id = ANY($1::bigint[]) RETURNING id, base_at, body`,
 );
 
 export type StoredRollupRow = [

@@ -1,6 +1,6 @@
 /**
  * The HistoryStore half of the PostgreSQL store: range reads of the rollup tables and the
- * retention pass. A retention step is one DELETE of at most `maxRows` expired rows in
+ * retention pass, each after the fold it needs (rollup-folder.ts). A retention step is one DELETE of at most `maxRows` expired rows in
  * (series, start) order, resuming at the cursor's series; on the partitioned tiers the plan
  * only visits the months before the cutoff, so a step never scans the rows it keeps there.
  */
@@ -16,6 +16,7 @@ import {
 import { createPostgresBucketHistory } from './bucket-history.ts';
 import type { Pool } from './driver.ts';
 import { seriesName, type PostgresSeriesDirectory } from './history-series.ts';
+import type { RollupFolder } from './rollup-folder.ts';
 import {
   deleteExpired,
   selectRange,
@@ -25,10 +26,11 @@ import {
 } from './history-statements.ts';
 
 export function createPostgresHistory(
-  ready: () => { db: Pool; directory: PostgresSeriesDirectory },
+  ready: () => { db: Pool; directory: PostgresSeriesDirectory; folder: RollupFolder },
 ): HistoryStore {
-  const seriesId = (key: SeriesKey) => {
-    const { db, directory } = ready();
+  const seriesId = async (key: SeriesKey) => {
+    const { db, directory, folder } = ready();
+    await folder.settleOwn();
     return directory.find(db, seriesName(key.game, key.itemId, key.market));
   };
 
@@ -65,6 +67,7 @@ export function createPostgresHistory(
       const cutoff = Math.floor(beforeMs / width) * width;
       const from = step.cursor === null ? 0 : Number(step.cursor);
       const maxRows = Math.max(1, step.maxRows);
+      await ready().folder.settleBefore(cutoff);
       const result = await ready().db.query<[number]>(deleteExpired(tier)([from, cutoff, maxRows]));
       const deleted = result.rows.length;
       if (deleted < maxRows) return { deleted, cursor: null };

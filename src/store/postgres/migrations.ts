@@ -209,6 +209,20 @@ BEGIN
 END $$;
 `;
 
+// The rollup journal: each batch appends its rollup entries here (rollup-journal.ts) and the
+// fold merges them into the rollup rows once their bucket closed, so a row is written once per
+// fold instead of once per observation. One row per batch (a long one split), no index but
+// the key: the table holds the last minutes' batches.
+const rollupJournal = `
+CREATE TABLE rollup_journal (
+  id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  base_at BIGINT NOT NULL,
+  closes_at BIGINT NOT NULL,
+  entries INTEGER NOT NULL,
+  body BYTEA NOT NULL
+);
+`;
+
 export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
@@ -226,6 +240,7 @@ export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 6, name: 'write fences of the market leases', sql: writeFences },
   { version: 7, name: 'progress of resumable jobs', sql: jobProgress },
   { version: 8, name: 'fill factor of the rollup months', sql: rollupFillfactor },
+  { version: 9, name: 'rollup journal', sql: rollupJournal },
 ];
 
 /** The ledger table of the price store's migrations. */

@@ -29,6 +29,7 @@ describe('PostgreSQL history', needsPostgres, () => {
       await store.init();
       const batch = { sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] };
       await store.writeBatch(batch);
+      await store.flushRollups();
       const versions = () =>
         adminQuery<{ v: string }>(
           `SELECT string_agg(xmin::text, ',' ORDER BY series, start) AS v FROM (
@@ -39,7 +40,9 @@ describe('PostgreSQL history', needsPostgres, () => {
           schema,
         );
       const before = await versions();
+      assert.match(before[0]?.v ?? '', /^\d+,\d+,\d+,\d+,\d+,\d+$/, 'six rows stored');
       await store.writeBatch(batch);
+      await store.flushRollups();
       assert.deepEqual(await versions(), before, 'no rollup row was rewritten');
       const rows = await store.readRollups(SERIES.skinport, '10m', 0, Number.MAX_SAFE_INTEGER);
       assert.equal(rows[0]?.ask?.prices.n, 1);
@@ -86,6 +89,7 @@ describe('PostgreSQL history', needsPostgres, () => {
     try {
       await store.init();
       await store.writeBatch({ sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] });
+      await store.flushRollups();
       const rows = await adminQuery<{ name: string; n: number }>(
         `SELECT tableoid::regclass::text AS name, count(*)::bigint AS n FROM rollups_10m
          GROUP BY 1`,

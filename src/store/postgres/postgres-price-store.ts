@@ -9,9 +9,10 @@
  *   months its sales touch get their partitions (partitions.ts). An older snapshot never
  *   overwrites a newer one.
  * - History: the same object is the HistoryStore (history.ts). writeBatch's transaction also
- *   merges the batch into the rollups (rollup-writer.ts): the sides it was given and the sales
- *   that were new, so the rollups always match the committed data. The months the rollups
- *   touch get their partitions before the transaction, like the sales'.
+ *   appends the batch's rollup entries to the journal (rollup-journal.ts): the sides it was
+ *   given and the sales that were new, so the journal always matches the committed data. The
+ *   journal is folded into the rollup rows once their 10-minute bucket closed (rollup-folder.ts).
+ *   The months the rollups touch get their partitions before the transaction, like the sales'.
  * - Calls fail within the pool's connect timeout (2 s) when the server is unreachable;
  *   isUnavailableError() (../unavailable.ts) recognises those failures.
  */
@@ -19,7 +20,7 @@ import { systemClock } from '../../domain/clock.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import type { FetchRecord, IngestBatch, SaleRecord } from '../../domain/quote.ts';
+import type { FetchRecord, IngestBatch, SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import type { HistoryStore } from '../history-store.ts';
 import {
   STREAM_CHUNK,
@@ -30,12 +31,13 @@ import {
   type WriteFence,
 } from '../price-store.ts';
 import { stringInterner, type Intern } from '../row-decoding.ts';
+import { arrayLiteral } from './array-literal.ts';
 import { forEachChunk } from './cursor.ts';
 import { createPool, inTransaction } from './driver.ts';
 import type { Pool, PoolClient, PostgresConnectionOptions } from './driver.ts';
 import { createPostgresHistory } from './history.ts';
 import { PostgresSeriesDirectory } from './history-series.ts';
-import { PARTITIONED_TIERS, rollupTable } from './history-statements.ts';
+import { insertJournal, PARTITIONED_TIERS, rollupTable } from './history-statements.ts';
 import { loadFxRates, loadSalesStats, saveFxRates, upsertSalesStats } from './live-tables.ts';
 import { migrate } from './migrate.ts';
 import { PRICE_LEDGER, PRICE_MIGRATIONS, ROLLUP_FILLFACTOR } from './migrations.ts';
@@ -55,16 +57,21 @@ import {
   sideKey,
 } from './rows.ts';
 import type { FetchRow, ListingRow, SaleRow, SideRow } from './rows.ts';
-import { writeRollups } from './rollup-writer.ts';
+import { createRollupFolder } from './rollup-folder.ts';
+import { journalEntries, journalRows, journalSeries } from './rollup-journal.ts';
 import * as sql from './statements.ts';
 
 export interface PostgresPriceStoreOptions extends PostgresConnectionOptions {
   clock?: Clock;
+  /** Errors of the rollup folds the store runs by itself (the journal keeps their rows). */
+  onFoldError?: (message: string) => void;
 }
 
 export interface PostgresPriceStore extends PriceStore, HistoryStore {
   /** The connection pool, for diagnostics and tests. */
   readonly pool: Pool;
+  /** Folds the whole rollup journal, every process's entries (history reads current). */
+  flushRollups(): Promise<void>;
 }
 
 function collect<Row, T>(rows: readonly Row[], map: (row: Row, intern: Intern) => T): T[] {
@@ -119,6 +126,34 @@ function rollupTimes(batch: IngestBatch): number[] {
   return [...batch.sides.map((side) => side.fetchedAt), ...batch.sales.map((sale) => sale.soldAt)];
 }
 
+/**
+ * Appends the batch's rollup entries to the journal. Call inside the batch's transaction,
+ * after its sides and sales were written; returns the series ids it used (for
+ * directory.commit once committed) and the entries journaled.
+ */
+async function journalRollups(
+  client: PoolClient,
+  directory: PostgresSeriesDirectory,
+  sides: readonly SideSnapshot[],
+  newSales: readonly SaleRecord[],
+): Promise<{ ids: Map<string, number>; entries: number }> {
+  const names = journalSeries(sides, newSales);
+  if (names.length === 0) return { ids: new Map(), entries: 0 };
+  const ids = await directory.ensure(client, names);
+  const rows = journalRows(journalEntries(sides, newSales, ids));
+  if (rows.length > 0) {
+    await client.query(
+      insertJournal([
+        arrayLiteral('number', rows, (row) => row.baseAt),
+        arrayLiteral('number', rows, (row) => row.closesAt),
+        arrayLiteral('number', rows, (row) => row.entries),
+        arrayLiteral('bytea', rows, (row) => row.body),
+      ]),
+    );
+  }
+  return { ids, entries: rows.reduce((sum, row) => sum + row.entries, 0) };
+}
+
 async function claimFence(client: PoolClient, fence: WriteFence): Promise<void> {
   const claimed = await client.query(sql.claimFence([fence.scope, fence.token]));
   if (claimed.rowCount === 0) throw new StaleFenceError(fence);
@@ -142,6 +177,11 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
     }),
   );
   const directory = new PostgresSeriesDirectory();
+  const folder = createRollupFolder({
+    pool,
+    clock,
+    ...(options.onFoldError ? { onFoldError: options.onFoldError } : {}),
+  });
   let initialised = false;
   let closed = false;
   let firstWriteMarked = false;
@@ -159,7 +199,7 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
     pool,
     ...createPostgresHistory(() => {
       ready();
-      return { db: pool, directory };
+      return { db: pool, directory, folder };
     }),
     async init() {
       await migrate(pool, {
@@ -181,16 +221,20 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       await salesMonths.ensure(batch.sales.map((sale) => sale.soldAt));
       const times = rollupTimes(batch);
       for (const months of rollupMonths) await months.ensure(times);
-      const { ids, counts } = await inTransaction(pool, async (client) => {
+      const { journaled, counts } = await inTransaction(pool, async (client) => {
         if (fence) await claimFence(client, fence);
         const firstWriteAt = firstWriteMarked ? null : clock.now();
         const { newSales, counts } = await writeColumns(client, columns, firstWriteAt);
         await upsertSalesStats(client, batch.salesStats ?? []);
         if (progress) await storeProgress(client, progress);
-        return { ids: await writeRollups(client, directory, batch.sides, newSales), counts };
+        return {
+          journaled: await journalRollups(client, directory, batch.sides, newSales),
+          counts,
+        };
       });
-      directory.commit(ids);
+      directory.commit(journaled.ids);
       firstWriteMarked = true;
+      if (journaled.entries > 0) await folder.journaled(journaled.entries);
       return counts;
     },
     async loadSides(game: Game) {
@@ -269,9 +313,14 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       const result = await pool.query<{ written: boolean }>(sql.anythingWritten([]));
       return result.rows[0]?.written !== true;
     },
+    async flushRollups() {
+      ready();
+      await folder.flush();
+    },
     async close() {
       if (closed) return;
       closed = true;
+      if (initialised) await folder.close();
       await pool.end();
     },
   };

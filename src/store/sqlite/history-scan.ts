@@ -1,9 +1,8 @@
 /**
  * The range scans of the SQLite history: a tier's buckets read from its loose rows (one range
  * read) and the pages of its packed periods (rollup-pages.ts), merged in bucket order, and the
- * hours and days, each as stored if it is, else as the merge of its 10-minute buckets.
- * HistoryStore reads (sqlite-history.ts) and the merges that upkeep stores (stored-merges.ts)
- * use them.
+ * hours and days, each as stored if it is, else as the merge of its 10-minute buckets. Reads
+ * (sqlite-history.ts) and the merges upkeep stores (stored-merges.ts) use them.
  */
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, mergeRow, type RollupRow, type SidePartial } from '../../pricing/rollups.ts';
@@ -45,9 +44,7 @@ export interface Scan {
   honourExpired?: boolean;
   /** Handed each page instead of walking it; `walk` walks it (default: walk). */
   page?: (period: number, page: Buffer, walk: () => void) => void;
-  /** scanDerived: merges of whole packed days from cachedDays (default false). */
-  cacheDays?: boolean;
-  /** scanDerived: the days (10-minute periods) whose merges are all stored, not derived. */
+  /** scanDerived: skips whole packed days this says are stored, takes others from cachedDays. */
   storedDay?: (day: number) => boolean;
 }
 
@@ -127,8 +124,8 @@ const DAY = TIER_MS['10m'] * PAGE_BUCKETS['10m'];
  * Visits the hours or days of [fromMs, toMs) in order, each merged from its 10-minute buckets,
  * expired or not (a merge is whole or not at all), lastAt dropped (only per-market 10-minute
  * buckets dedupe). The one rule for a derived bucket, whether it is read or stored
- * (stored-merges.ts). With `cacheDays`, a packed day inside the range gives the merges
- * cachedDays derived from its page.
+ * (stored-merges.ts). With `storedDay`, a packed day inside the range that is not stored gives
+ * the merges cachedDays derived from its page.
  */
 export function scanDerived(all: RollupStatements, series: number, tier: MergedTier, scan: Scan) {
   const width = TIER_MS[tier];
@@ -147,9 +144,9 @@ export function scanDerived(all: RollupStatements, series: number, tier: MergedT
     current = mergeRow(emptyRow(start), row);
   };
   const page = (period: number, blob: Buffer, walk: () => void) => {
-    if (period * DAY < scan.fromMs || (period + 1) * DAY > scan.toMs) return walk();
-    if (scan.storedDay?.(period)) return;
-    if (!scan.cacheDays) return walk();
+    const whole = period * DAY >= scan.fromMs && (period + 1) * DAY <= scan.toMs;
+    if (!scan.storedDay || !whole) return walk();
+    if (scan.storedDay(period)) return;
     end();
     const key = `${tier}/${series}/${period}/${scan.sections}/${scan.sketches}`;
     let day = cachedDays.get(key);
@@ -175,7 +172,6 @@ export function scanDerived(all: RollupStatements, series: number, tier: MergedT
  * on, and a packed day whose day is stored is not walked.
  */
 export function scanMerged(all: RollupStatements, series: number, tier: MergedTier, scan: Scan) {
-  const { visit } = scan;
   const width = TIER_MS[tier];
   const stored: RollupRow[] = [];
   scanRange(all, series, tier, { ...scan, visit: (row) => stored.push(row), reuse: false });
@@ -186,13 +182,13 @@ export function scanMerged(all: RollupStatements, series: number, tier: MergedTi
   const storedDay = (day: number) => tier === '1d' && starts.has(day * DAY);
   let next = 0;
   const emitThrough = (start: number) => {
-    while (next < stored.length && stored[next]!.start <= start) visit(stored[next++]!);
+    while (next < stored.length && stored[next]!.start <= start) scan.visit(stored[next++]!);
   };
   const derived = (row: RollupRow) => {
     emitThrough(row.start);
-    if (stored[next - 1]?.start !== row.start) visit(row);
+    if (stored[next - 1]?.start !== row.start) scan.visit(row);
   };
   const range = { fromMs: lowest * width, toMs: to * width };
-  scanDerived(all, series, tier, { ...scan, ...range, visit: derived, cacheDays: true, storedDay });
+  scanDerived(all, series, tier, { ...scan, ...range, visit: derived, storedDay });
   emitThrough(Number.MAX_SAFE_INTEGER);
 }

@@ -14,7 +14,9 @@
  * codec's bytes, so a range read over pages decodes each field once.
  *
  * Columns: a varint bit set of the columns present (bit i: column i), then per present column
- * its byte length and its varints.
+ * its byte length and its varints. A bid tally's top is stored from the side's maximum (the
+ * highest bid is the maximum of its market's bids, so one market's top costs a zero); pages
+ * of earlier releases stored it from the minimum (`topFromMax` false).
  */
 import { marketOfCode } from '../../domain/market-codes.ts';
 import type { Side } from '../../domain/observation.ts';
@@ -64,7 +66,7 @@ class ColumnWriter {
     for (let at = 0; at < markets.length; at += TALLY_STRIDE) {
       for (let field = 0; field < (kind === 0 ? 3 : 4); field += 1)
         this.put(base + FIELD.market + field, markets[at + field]!);
-      if (kind === 1) this.put(base + FIELD.top, zigzag(markets[at + TALLY.top]! - prices.min));
+      if (kind === 1) this.put(base + FIELD.top, zigzag(prices.max - markets[at + TALLY.top]!));
     }
   }
 
@@ -121,10 +123,17 @@ function setBin(out: Sketch, at: number, bin: number, count: number, sum: number
 export class ColumnSections implements SectionSource {
   private readonly columns: SectionReader[] = [];
   private readonly previousMin = [0, 0, 0];
-  private readonly skipped: Sketch = [];
+  private readonly skipped: SidePartial = {
+    prices: { n: 0, sum: 0, min: 0, max: 0, sketch: [] },
+    markets: [],
+    lastAt: null,
+  };
 
   /** Splits the column form into one reader per column. */
-  constructor(bytes: Uint8Array) {
+  constructor(
+    bytes: Uint8Array,
+    private readonly topFromMax: boolean,
+  ) {
     const header = new SectionReader().begin(bytes);
     const present = header.next();
     if (present >= 2 ** COLUMNS) throw new RollupCodecError('unknown page column layout');
@@ -169,7 +178,8 @@ export class ColumnSections implements SectionSource {
       n += markets[at + TALLY.n] = counts.next();
       markets[at + TALLY.size] = sizes.next();
       markets[at + TALLY.quantity] = kind === 0 ? 0 : this.take(base + FIELD.quantity);
-      markets[at + TALLY.top] = kind === 0 ? 0 : min + unzigzag(this.take(base + FIELD.top));
+      const top = kind === 0 ? 0 : unzigzag(this.take(base + FIELD.top));
+      markets[at + TALLY.top] = kind === 0 ? 0 : this.topFromMax ? max - top : min + top;
     }
     const sketch = into?.prices.sketch ?? [];
     const sum = this.sketch(base, n, min, max, sketch, withSketch);
@@ -180,23 +190,9 @@ export class ColumnSections implements SectionSource {
     return into;
   }
 
-  /** Reads past a side: its tallies' counts still give the last bin's count. */
+  /** Reads past a side (into a scratch side, without its sketch). */
   skipSide(side: Side): void {
-    const kind = side === 'ask' ? 0 : 1;
-    const base = BASES[kind]!;
-    const min = this.min(kind);
-    const max = min + this.take(base + FIELD.spread);
-    this.take(base + FIELD.lastAt);
-    const tallies = this.take(base + FIELD.tallies);
-    let n = 0;
-    for (let field: number = kind === 0 ? TALLY.size : TALLY.top; field >= 0; field -= 1) {
-      const column = this.columns[base + FIELD.market + field]!;
-      for (let tally = 0; tally < tallies; tally += 1) {
-        const value = column.next();
-        if (field === TALLY.n) n += value;
-      }
-    }
-    this.sketch(base, n, min, max, this.skipped, false);
+    this.side(side, 0, this.skipped, false);
   }
 
   sales(into?: PriceTally): PriceTally {

@@ -6,6 +6,7 @@ import { MARKET_IDS } from '../../domain/markets.ts';
 import type { SideObservation } from '../../pricing/rollups.ts';
 import { RollupCodecError } from '../rollup-codec.ts';
 import { JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
+import { rowFormatBlob } from './rollup-journal-support.ts';
 
 type Entry =
   | { kind: 'side'; own: number; all: number; obs: SideObservation }
@@ -22,7 +23,7 @@ function replayed(blob: Uint8Array): Entry[] {
   return entries;
 }
 
-function write(writer: JournalWriter, entry: Entry): void {
+function write(writer: JournalSink, entry: Entry): void {
   if (entry.kind === 'side') writer.side(entry.own, entry.all, entry.obs);
   else writer.sale(entry.own, entry.all, entry.price, entry.units, entry.at);
 }
@@ -102,16 +103,37 @@ describe('rollup journal blobs', () => {
     assert.deepEqual(replayed(writer.take()), [first]);
   });
 
-  test('a common side entry takes about a fifth of the first format', () => {
+  test("a market fetch's entries take under half the bytes of the row format before", () => {
     const writer = new JournalWriter();
     const at = Date.parse('2026-11-24T12:00:00Z');
-    for (let index = 0; index < 1000; index += 1) {
-      const obs = { market: 'csfloat', side: 'ask', price: 12_345, size: 40, quantity: 0, at };
-      writer.side(200_000 + index, 20_000 + index, obs as SideObservation);
+    const entries: Entry[] = [];
+    for (let index = 0; index < 2000; index += 1) {
+      const price = 500 + ((index * 7919) % 90_000);
+      for (const side of ['ask', 'bid'] as const) {
+        const obs = {
+          market: 'csfloat' as const,
+          side,
+          price,
+          size: 1 + (index % 40),
+          quantity: 0,
+          at,
+        };
+        entries.push({ kind: 'side', own: 200_000 + index, all: 20_000 + index, obs });
+      }
     }
+    for (const entry of entries) write(writer, entry);
     const bytes = writer.take().length;
-    assert.ok(bytes <= 1000 * 14, `${bytes} bytes for 1000 entries`);
-    assert.ok(bytes < (1000 * 64) / 4);
+    const before = rowFormatBlob((sink) => entries.forEach((entry) => write(sink, entry))).length;
+    assert.ok(bytes * 2 < before, `${bytes} bytes for ${entries.length} entries, ${before} before`);
+  });
+
+  test('blobs of the row format (the release before) still replay', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(sideEntry, saleEntry), { maxLength: 30 }), (entries) => {
+        const blob = rowFormatBlob((sink) => entries.forEach((entry) => write(sink, entry)));
+        assert.deepEqual(replayed(blob), plain(entries));
+      }),
+    );
   });
 
   test('blobs an older release journaled (float64 entries) still replay', () => {
@@ -144,5 +166,7 @@ describe('rollup journal blobs', () => {
     writer.sale(300, 400, 123_456, 2, 1_800_000_000_000);
     const blob = writer.take();
     assert.throws(() => replayed(blob.subarray(0, blob.length - 1)), RollupCodecError);
+    const { length } = rowFormatBlob((sink) => sink.sale(300, 400, 123_456, 2, 1_800_000_000_000));
+    assert.ok(blob.length <= length + 8, 'a blob of one entry costs little more than before');
   });
 });

@@ -14,12 +14,16 @@ import { PAGE_BUCKETS, type PageEntry, type SectionSource } from './page-format.
 import { encodePage, pageEntries, walkPage } from './rollup-pages.ts';
 
 const MARKETS: MarketId[] = ['steamcommunity', 'skinport', 'csfloat', 'tradeit-trade'];
-const COLUMNS_MARK = 0x07;
-/** A page of 12 buckets as encodePage wrote it when the column form came in. */
+/** Column pages: of earlier releases (a bid tally's top from the minimum), and since issue 31. */
+const [COLUMNS_MARK, TOP_FROM_MAX_MARK] = [0x07, 0x06];
+/** A page of 12 buckets (two markets' bids in a bucket) as releases before issue 31 wrote it. */
 const PINNED_PAGE =
-  'B9u/Z96/1yw8DEiAh5WRiZGViZGRjZGRifMCv5cpGHLA5LEwGKEAC4OZhY2dk4uHl+2JgIjIVkYWkHokAqQGiWDl4OZjYWNihaq7wB8Xx8zIyMjMyAQimRhEmJmZmQE=';
+  'B52NyQ0CMQxFYydxWMyEJay3HNzHnKeINJAmpjFEC1TAiRs9IJQwaObM+9KXvmQ9366P98uwmsAEY9zThxhSplZaEaHvCWGFoDIsBj2GYQJbmi9WzWa7P5wv7u5TDDGQSHH+adTGzZbs17twPLGxgJZQk9OmUZ3qelBDlW8pp/wTAwJgKUIVUFnSlQ8=';
+/** The same page as encodePage writes it since issue 31. */
+const PINNED_TOP_FROM_MAX_PAGE =
+  'Bp2NyQ0CMQxFYydxWMyEJay3HNzHnKeINJAmpjFEC1TAiRs9IJQwaObM+9KXvmQ9366P98uwmsAEY9zThxhSplZaEaHvCWGFoDIsBj2GYQJbmi9WzWa7P5wv7u5TDDGQSHH+adTGzZbs17twPLGxgJZQk9Om6VSnVA9DlW8pp/wTAwJgKUIVUFnSlQ8=';
 const columnPage = (columns: Uint8Array) =>
-  Buffer.concat([Buffer.of(COLUMNS_MARK), deflateRawSync(columns)]);
+  Buffer.concat([Buffer.of(TOP_FROM_MAX_MARK), deflateRawSync(columns)]);
 
 const observation = fc.record({
   kind: fc.constantFrom('ask', 'bid'),
@@ -104,7 +108,7 @@ describe('rollup pages', () => {
           for (const entries of pagesOf(observations, tier)) {
             if (entries.length === 0) continue;
             const page = encodePage(tier, 0, entries);
-            if (page[0] === COLUMNS_MARK) inColumns += 1;
+            if (page[0] === TOP_FROM_MAX_MARK) inColumns += 1;
             assert.deepEqual(pageEntries(tier, 0, page), entries);
             const rows = deflateRawSync(rowMajor(entries));
             assert.deepEqual(
@@ -162,24 +166,27 @@ describe('rollup pages', () => {
     const implied = pageEntries('10m', 0, columnPage(toColumns(changed)!));
     assert.deepEqual(implied, entries, 'the column form implies the sum the bins hold');
     const page = encodePage('10m', 0, pageEntries('10m', 0, deflateRawSync(changed)));
-    assert.notEqual(page[0], COLUMNS_MARK, 'kept in the row-major form');
+    assert.notEqual(page[0], TOP_FROM_MAX_MARK, 'kept in the row-major form');
     assert.deepEqual(pageEntries('10m', 0, page), pageEntries('10m', 0, deflateRawSync(changed)));
   });
 
   test('the bytes of a column page stay as stored', () => {
     const [entries] = pagesOf(
-      Array.from({ length: 12 }, (_, index) => ({
-        kind: index % 3 === 2 ? 'bid' : 'ask',
-        market: 'skinport',
+      Array.from({ length: 24 }, (_, index) => ({
+        kind: index % 4 < 2 ? 'bid' : 'ask',
+        market: index % 2 === 1 ? 'csfloat' : 'skinport',
         price: 1000 + ((index * 37) % 101),
         size: 3 + index,
-        offset: index * 10 * MINUTE,
+        offset: Math.floor(index / 2) * 10 * MINUTE + (index % 2) * MINUTE,
         sold: index % 4 === 0 ? 2 : 0,
       })),
       '10m',
     );
-    const stored = Buffer.from(PINNED_PAGE, 'base64');
-    assert.equal(stored[0], COLUMNS_MARK);
+    const earlier = Buffer.from(PINNED_PAGE, 'base64');
+    assert.equal(earlier[0], COLUMNS_MARK);
+    assert.deepEqual(pageEntries('10m', 0, earlier), entries, 'a page of an earlier release reads');
+    const stored = Buffer.from(PINNED_TOP_FROM_MAX_PAGE, 'base64');
+    assert.equal(stored[0], TOP_FROM_MAX_MARK);
     assert.deepEqual(encodePage('10m', 0, entries!), stored);
     assert.deepEqual(pageEntries('10m', 0, stored), entries);
   });

@@ -24,9 +24,10 @@ import type { SeriesRange, TierStatements } from './rollup-statements.ts';
 
 /**
  * The first byte of a page in column order: a raw deflate stream cannot start with it (its
- * block type bits, 11, are reserved), so an older page is never taken for one.
+ * block type bits, 11, are reserved), so an older page is never taken for one. Column pages
+ * of earlier releases (COLUMNS_MARK) stored a bid tally's top from the minimum.
  */
-const COLUMNS_MARK = 0x07;
+const [COLUMNS_MARK, TOP_FROM_MAX_MARK] = [0x07, 0x06];
 
 type Blob = Buffer | null;
 
@@ -57,7 +58,7 @@ export function encodePage(tier: Tier, period: number, entries: readonly PageEnt
   try {
     const columns = toColumns(rows);
     if (columns === null) return inRows;
-    const page = Buffer.concat([Buffer.of(COLUMNS_MARK), deflateRawSync(columns)]);
+    const page = Buffer.concat([Buffer.of(TOP_FROM_MAX_MARK), deflateRawSync(columns)]);
     if (inRows.length <= page.length) return inRows;
     return pageRows(tier, period, pageEntries(tier, period, page)).equals(rows) ? page : inRows;
   } catch (error) {
@@ -79,8 +80,10 @@ export function walkPage(
   visit: (bucket: number, bits: number, source: SectionSource) => void,
 ): void {
   const first = period * PAGE_BUCKETS[tier];
-  if (page[0] === COLUMNS_MARK)
-    return new ColumnSections(inflateRawSync(page.subarray(1))).walk(first, visit);
+  if (page[0] === COLUMNS_MARK || page[0] === TOP_FROM_MAX_MARK) {
+    const columns = inflateRawSync(page.subarray(1));
+    return new ColumnSections(columns, page[0] === TOP_FROM_MAX_MARK).walk(first, visit);
+  }
   const rows = reader.begin(inflateRawSync(page)).bytes();
   for (let bucket = first - 1; reader.offset() < rows.length;) {
     bucket += 1 + reader.next();
@@ -172,13 +175,16 @@ export function expirePages(
   limit: number,
   beforeDelete?: (series: number, period: number) => void,
 ): { deleted: number; more: boolean } {
-  const pages = statements.pagesBefore.all(Math.floor(cutoff / PAGE_BUCKETS[tier]), limit + 1);
+  const pages = statements.expiredPages.before.all(
+    Math.floor(cutoff / PAGE_BUCKETS[tier]),
+    limit + 1,
+  );
   let [deleted, done] = [0, 0];
   for (; done < pages.length && deleted < limit; done += 1) {
     const [period, series, page] = pages[done]!;
     deleted += pageEntries(tier, period, page).length;
     beforeDelete?.(series, period);
   }
-  if (done > 0) statements.deletePagesThrough.run(pages[done - 1]![0], pages[done - 1]![1]);
+  if (done > 0) statements.expiredPages.through.run(pages[done - 1]![0], pages[done - 1]![1]);
   return { deleted, more: done < pages.length };
 }

@@ -20,10 +20,7 @@ import { unpackPage } from './rollup-pages.ts';
 import { PAGE_BUCKETS, SECTION_BITS } from './page-format.ts';
 import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
 
-/**
- * Per tier, per series id (small dense integers: an array beats a map here), the rows held,
- * newest last.
- */
+/** Per tier and series id (dense: an array beats a map here), the rows held, newest last. */
 type RowTable = Record<Tier, (CachedRow[] | undefined)[]>;
 const emptyTable = (): RowTable => ({ '10m': [], '1h': [], '1d': [] });
 

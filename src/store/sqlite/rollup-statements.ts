@@ -55,6 +55,19 @@ function rangeStatement(db: Database.Database, table: string) {
   };
 }
 
+/**
+ * The oldest entries of a time-first table below a key, in key order (binds the key and a
+ * limit), and the delete of every entry up to one (binds its key and series).
+ */
+function oldest<Row extends unknown[]>(db: Database.Database, table: string, key: string) {
+  const data = key === 'period' ? ', data' : '';
+  const where = `FROM ${table} WHERE ${key} < ? ORDER BY ${key}, series LIMIT ?`;
+  return {
+    before: db.prepare<[number, number], Row>(`SELECT ${key}, series${data} ${where}`).raw(),
+    through: db.prepare<[number, number]>(`DELETE FROM ${table} WHERE (${key}, series) <= (?, ?)`),
+  };
+}
+
 function pageStatements(db: Database.Database, tier: Tier) {
   const table = `${HISTORY_SCHEMA}.pages_${tier}`;
   return {
@@ -71,16 +84,7 @@ function pageStatements(db: Database.Database, tier: Tier) {
     deletePage: db.prepare<[number, number]>(
       `DELETE FROM ${table} WHERE series = ? AND period = ?`,
     ),
-    /** Binds (before, limit): the oldest pages of periods before a period, in key order. */
-    pagesBefore: db
-      .prepare<[number, number], [period: number, series: number, data: Buffer]>(
-        `SELECT period, series, data FROM ${table} WHERE period < ? ORDER BY period, series LIMIT ?`,
-      )
-      .raw(),
-    /** Binds (period, series): deletes the pages up to that key. */
-    deletePagesThrough: db.prepare<[number, number]>(
-      `DELETE FROM ${table} WHERE (period, series) <= (?, ?)`,
-    ),
+    expiredPages: oldest<[period: number, series: number, data: Buffer]>(db, table, 'period'),
   };
 }
 function tierStatements(db: Database.Database, tier: Tier) {
@@ -110,16 +114,7 @@ function tierStatements(db: Database.Database, tier: Tier) {
       `${keysOf(table, 'bucket')} DELETE FROM ${table}
        WHERE bucket IN (SELECT k FROM b) AND series >= @series AND series < @last`,
     ),
-    /** Binds (before, limit): the oldest rows below a bucket, in key order. */
-    rowsBefore: db
-      .prepare<[number, number], [bucket: number, series: number]>(
-        `SELECT bucket, series FROM ${table} WHERE bucket < ? ORDER BY bucket, series LIMIT ?`,
-      )
-      .raw(),
-    /** Binds (bucket, series): deletes the rows up to that key. */
-    deleteThrough: db.prepare<[number, number]>(
-      `DELETE FROM ${table} WHERE (bucket, series) <= (?, ?)`,
-    ),
+    expiredRows: oldest<[bucket: number, series: number]>(db, table, 'bucket'),
     ...pageStatements(db, tier),
   };
 }

@@ -7,8 +7,7 @@
 import { readFetchFailure } from '../../domain/fetch-failure.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import type { FetchRecord, ListingRecord, SaleRecord, SideSnapshot } from '../../domain/quote.ts';
-import { encodeLevelsTransient } from '../level-codec.ts';
+import type { FetchRecord, ListingRecord, SaleRecord } from '../../domain/quote.ts';
 
 type Param = number | string | Buffer | null;
 
@@ -42,32 +41,8 @@ export interface FetchRow extends Omit<FetchRecord, 'ok' | 'failure'> {
   failure: string | null;
 }
 
-export {
-  saleFromRow,
-  sideFromRow,
-  stringInterner,
-  type Intern,
-  type SaleRow,
-  type SideRow,
-} from '../row-decoding.ts';
+export { saleFromRow, stringInterner, type Intern, type SaleRow } from '../row-decoding.ts';
 import type { Intern } from '../row-decoding.ts';
-
-export function sideParams(side: SideSnapshot): Param[] {
-  return [
-    side.game,
-    side.itemId,
-    side.market,
-    side.side,
-    encodeLevelsTransient(side.levels),
-    side.listingCount,
-    side.totalQuantity,
-    side.fetchedAt,
-    side.ingestedAt,
-    side.sourceUpdatedAt,
-    side.sourceTimeKind,
-    side.originalCurrency,
-  ];
-}
 
 export function saleParams(sale: SaleRecord): Param[] {
   return [

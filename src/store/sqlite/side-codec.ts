@@ -80,7 +80,6 @@ export function sideOf(
   entry: SideEntry,
   chunk: { game: SideSnapshot['game']; market: SideSnapshot['market'] },
   itemId: string,
-  intern: Intern,
 ): SideSnapshot {
   return {
     game: chunk.game,
@@ -93,8 +92,8 @@ export function sideOf(
     fetchedAt: entry.fetchedAt,
     ingestedAt: entry.ingestedAt,
     sourceUpdatedAt: entry.sourceUpdatedAt,
-    sourceTimeKind: intern(entry.sourceTimeKind),
-    originalCurrency: intern(entry.originalCurrency),
+    sourceTimeKind: entry.sourceTimeKind,
+    originalCurrency: entry.originalCurrency,
   };
 }
 
@@ -204,13 +203,17 @@ function stringAt(strings: string[], index: number): string {
   return text;
 }
 
-/** Decodes a blob; entries' levels are views into the decoded payload. */
-export function decodeEntries(blob: Uint8Array): SideEntry[] {
+/**
+ * Decodes a blob; entries' levels are views into the decoded payload, and their strings one
+ * copy per blob (or per `intern`).
+ */
+export function decodeEntries(blob: Uint8Array, intern?: Intern): SideEntry[] {
   const cursor = new Cursor(payloadOf(blob));
   const base = unzigzag(cursor.next());
   const strings: string[] = [];
   for (let count = cursor.next(); count > 0; count--) {
-    strings.push(Buffer.from(cursor.take(cursor.next())).toString('utf8'));
+    const text = Buffer.from(cursor.take(cursor.next())).toString('utf8');
+    strings.push(intern === undefined ? text : intern(text));
   }
   const entries: SideEntry[] = [];
   for (let count = cursor.next(); count > 0; count--) {

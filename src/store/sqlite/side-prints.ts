@@ -8,37 +8,44 @@
  * held here too: the entries name items by code.
  */
 import type { Game } from '../../domain/games.ts';
-import { VarintWriter } from '../varint-writer.ts';
-import { zigzag } from '../rollup-codec.ts';
 import type { SideEntry } from './side-codec.ts';
 import type { SideStatements } from './side-tables.ts';
 
 /** Steps that take back what a transaction that rolled back did to memory. */
 export type Undo = Array<() => void>;
 
-const hashInput = new VarintWriter(1024);
 let hashLow = 0;
 let hashHigh = 0;
 
+function mix(value: number): void {
+  hashLow = Math.imul(hashLow ^ value, 0x01000193);
+  hashHigh = Math.imul(hashHigh ^ value, 0x5bd1e995);
+  hashHigh ^= hashHigh >>> 13;
+}
+
+function mixNumber(value: number | null): void {
+  if (value === null) return mix(0x7fffffff);
+  mix(value | 0);
+  mix(Math.floor(value / 0x100000000) | 0);
+}
+
+function mixText(text: string | null): void {
+  if (text === null) return mix(0x7ffffffe);
+  mix(text.length);
+  for (let index = 0; index < text.length; index++) mix(text.charCodeAt(index));
+}
+
 /** Sets hashLow/hashHigh to two independent 32-bit hashes of the entry's content. */
 function hashContent(entry: SideEntry): void {
-  hashInput.clear();
-  hashInput.put(entry.listingCount === null ? 0 : zigzag(entry.listingCount) + 1);
-  hashInput.put(zigzag(entry.totalQuantity));
-  hashInput.putBytes(Buffer.from(entry.sourceTimeKind ?? '\u0000', 'utf8'), true);
-  hashInput.putBytes(Buffer.from(entry.originalCurrency, 'utf8'), true);
-  hashInput.putBytes(entry.levels);
-  const bytes = hashInput.result();
-  let low = 0x811c9dc5;
-  let high = 0x9747b28c;
-  for (let index = 0; index < bytes.length; index++) {
-    const byte = bytes[index]!;
-    low = Math.imul(low ^ byte, 0x01000193);
-    high = Math.imul(high ^ byte, 0x5bd1e995);
-    high ^= high >>> 13;
-  }
-  hashLow = low;
-  hashHigh = high;
+  hashLow = 0x811c9dc5;
+  hashHigh = 0x9747b28c;
+  mixNumber(entry.listingCount);
+  mixNumber(entry.totalQuantity);
+  mixText(entry.sourceTimeKind);
+  mixText(entry.originalCurrency);
+  const levels = entry.levels;
+  mix(levels.length);
+  for (let index = 0; index < levels.length; index++) mix(levels[index]!);
 }
 
 function grown<T extends Float64Array | Int32Array>(

@@ -29,9 +29,9 @@ export function streamStoredSides(
     let count = 0;
     for (const market of marketsOf(s, game, state)) {
       const where = { game, market: intern(market) };
-      for (const part of chunkEntries(s, where, state)) {
+      for (const part of chunkEntries(s, where, state, intern)) {
         for (const entry of part) {
-          chunk.push(sideOf(entry, where, intern(items.nameOf(entry.key >>> 1)), intern));
+          chunk.push(sideOf(entry, where, items.nameOf(entry.key >>> 1)));
           if (chunk.length < chunkSize) continue;
           count += chunk.length;
           visit(chunk);

@@ -29,9 +29,12 @@ import {
 /** Sides per snapshot part (about 60 KB raw, 30 KB stored). */
 export const PART_ENTRIES = 2048;
 /** Parts written per step: a step stays well under 20 ms of the ingest thread. */
-const PARTS_PER_STEP = 2;
-/** Log rows (one batch's sides of one market each) read per step. */
-const LOG_ROWS_PER_STEP = 8;
+const PARTS_PER_STEP = 1;
+/**
+ * Log bytes read per step (about 5,000 sides). A log row is one batch's sides of one market and
+ * is read whole, so a step holding a bulk batch (a first fill) takes as long as its decode.
+ */
+const LOG_BYTES_PER_STEP = 64 * 1024;
 /** Rows of stale parts or folded log deleted per step. */
 const DELETES_PER_STEP = 64;
 /** The default floor on the log before a snapshot is taken. */
@@ -40,8 +43,8 @@ export const SNAPSHOT_MIN_BYTES = 1024 * 1024;
 export interface SideSnapshotOptions {
   /** The log must hold at least this many bytes before a snapshot (default 1 MiB). */
   minBytes?: number;
-  /** Called after each step with its name (diagnostics and the crash tests). */
-  onStep?: (step: string) => void;
+  /** Called after each step with its name and duration (diagnostics and the crash tests). */
+  onStep?: (step: string, ms: number) => void;
   onError: (message: string) => void;
 }
 
@@ -50,10 +53,10 @@ function prepareSnapshotStatements(db: Database.Database) {
     insertPart: db.prepare<[number, string, string, number, Buffer]>(
       'INSERT INTO side_parts (generation, game, market, part, entries) VALUES (?, ?, ?, ?, ?)',
     ),
-    chunkLogPage: db
-      .prepare<[string, string, number, number, number], [number, Buffer]>(
+    chunkLogRow: db
+      .prepare<[string, string, number, number], [number, Buffer]>(
         `SELECT id, entries FROM side_log WHERE game = ? AND market = ? AND id > ? AND id <= ?
-         ORDER BY id LIMIT ?`,
+         ORDER BY id LIMIT 1`,
       )
       .raw(),
     chunkPart: db
@@ -157,9 +160,10 @@ export class SideSnapshots {
     const running = this.running;
     if (running === null) return;
     try {
+      const started = performance.now();
       const next = this.db.transaction(() => running.next())();
       if (next.done) this.running = null;
-      else this.options.onStep?.(next.value);
+      else this.options.onStep?.(next.value, performance.now() - started);
     } catch (error) {
       this.running = null;
       this.options.onError(`side snapshot failed: ${(error as Error).message}`);
@@ -182,7 +186,7 @@ export class SideSnapshots {
         }
         this.own.insertPart.run(next, game, market, blob.part, blob.entries);
         bytes += blob.entries.length;
-        if (blob.part % PARTS_PER_STEP === PARTS_PER_STEP - 1) yield 'part';
+        if ((blob.part + 1) % PARTS_PER_STEP === 0) yield 'part';
       }
       yield 'chunk';
     }
@@ -206,19 +210,15 @@ export class SideSnapshots {
   ): Generator<{ part: number; entries: Buffer } | null> {
     const logged = new Map<number, SideEntry>();
     let after = from.logThrough;
+    let bytes = 0;
     for (;;) {
-      const rows = this.own.chunkLogPage.all(
-        chunk.game,
-        chunk.market,
-        after,
-        through,
-        LOG_ROWS_PER_STEP,
-      );
-      for (const [id, blob] of rows) {
-        for (const entry of decodeEntries(blob)) keepLatest(logged, entry);
-        after = id;
-      }
-      if (rows.length < LOG_ROWS_PER_STEP) break;
+      const row = this.own.chunkLogRow.get(chunk.game, chunk.market, after, through);
+      if (row === undefined) break;
+      for (const entry of decodeEntries(row[1])) keepLatest(logged, entry);
+      after = row[0];
+      bytes += row[1].length;
+      if (bytes < LOG_BYTES_PER_STEP) continue;
+      bytes = 0;
       yield null;
     }
     let part = 0;

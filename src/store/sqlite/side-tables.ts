@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
+import type { Intern } from '../row-decoding.ts';
 import { decodeEntries, type SideEntry } from './side-codec.ts';
 
 export const SIDE_TABLES_SCHEMA = `
@@ -124,11 +125,16 @@ export function chunkLogEntries(
   s: SideStatements,
   chunk: SideChunk,
   after: number,
-  through = Number.MAX_SAFE_INTEGER,
+  intern?: Intern,
 ): Map<number, SideEntry> {
   const latest = new Map<number, SideEntry>();
-  for (const [blob] of s.chunkLog.iterate(chunk.game, chunk.market, after, through)) {
-    for (const entry of decodeEntries(blob)) keepLatest(latest, entry);
+  for (const [blob] of s.chunkLog.iterate(
+    chunk.game,
+    chunk.market,
+    after,
+    Number.MAX_SAFE_INTEGER,
+  )) {
+    for (const entry of decodeEntries(blob, intern)) keepLatest(latest, entry);
   }
   return latest;
 }
@@ -143,9 +149,10 @@ export function* chunkSnapshotParts(
   s: SideStatements,
   chunk: SideChunk,
   generation: number,
+  intern?: Intern,
 ): Generator<SideEntry[]> {
   for (const [blob] of s.chunkParts.iterate(generation, chunk.game, chunk.market)) {
-    yield decodeEntries(blob);
+    yield decodeEntries(blob, intern);
   }
 }
 
@@ -157,9 +164,10 @@ export function* chunkEntries(
   s: SideStatements,
   chunk: SideChunk,
   state: SideState,
+  intern?: Intern,
 ): Generator<SideEntry[]> {
-  const logged = chunkLogEntries(s, chunk, state.logThrough);
-  for (const part of chunkSnapshotParts(s, chunk, state.generation)) {
+  const logged = chunkLogEntries(s, chunk, state.logThrough, intern);
+  for (const part of chunkSnapshotParts(s, chunk, state.generation, intern)) {
     yield part.map((entry) => newer(entry, logged));
   }
   if (logged.size > 0) yield [...logged.values()];

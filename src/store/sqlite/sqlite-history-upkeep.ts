@@ -27,13 +27,13 @@ type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
  * merges of 10-minute ones first. Returns the rows deleted.
  */
 function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: number): number {
-  const rows = all.tiers[tier].rowsBefore.all(cutoff, limit);
+  const rows = all.tiers[tier].expiredRows.before.all(cutoff, limit);
   const firsts = new Map<number, number>();
   for (const [bucket, series] of rows) if (!firsts.has(series)) firsts.set(series, bucket);
   if (tier === '10m')
     for (const [series, first] of firsts) storeMergesOf(all, series, first, cutoff);
   const [bucket, series] = rows[rows.length - 1] ?? [-1, -1];
-  return rows.length && all.tiers[tier].deleteThrough.run(bucket, series).changes;
+  return rows.length && all.tiers[tier].expiredRows.through.run(bucket, series).changes;
 }
 
 /** Stores the hours or days (`tiers`) of a series' 10-minute day not stored yet. */

@@ -235,7 +235,10 @@ describe('sqlite history', () => {
         const bucketSeeks = /USING PRIMARY KEY \(bucket=\? AND series>\? AND series<\?\)/;
         assert.match(plan(perSeriesRange.source), bucketSeeks);
       }
-      assert.match(plan(loose.deleteThrough.source), /USING PRIMARY KEY \(\(bucket,series\)<\(/);
+      assert.match(
+        plan(loose.expiredRows.through.source),
+        /USING PRIMARY KEY \(\(bucket,series\)<\(/,
+      );
     }
     await store.close();
   });

@@ -1,8 +1,7 @@
 /**
  * The HistoryStore half of the SQLite store: range reads (history-scan.ts) over the loose rows
  * and the pages of packed periods, and the upkeep steps of sqlite-history-upkeep.ts (retention
- * and packing). An hour or a day is read as stored if it is, else as the merge of its 10-minute
- * buckets.
+ * and packing). An hour or a day is read as stored if it is, else merged from 10-minute buckets.
  */
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';

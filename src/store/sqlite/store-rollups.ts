@@ -2,8 +2,8 @@
  * The rollup side of one SQLite store object. Inside each batch's transaction it journals the
  * batch (rollup-journal.ts). A fold is one transaction that takes the history file's write lock,
  * replays the journal past the history file's fold mark straight into the decoded rows it
- * touches (rollup-row-cache.ts: the 10m rows, and the 1h or 1d row only where that hour or day
- * is stored, stored-merges.ts), writes each changed row once and moves the mark to the last journal
+ * touches (rollup-row-cache.ts: the 10m rows, and a 1h or 1d row only where it is stored,
+ * stored-merges.ts), writes each changed row once and moves the mark to the last journal
  * id folded. A snapshot already counted is dropped on the way (recordSide: its 10-minute row's
  * lastAt). Rows and mark commit together, so any number of folders on one store fold every
  * entry exactly once, and one that dies loses nothing; folded entries are deleted afterwards.
@@ -44,9 +44,7 @@ function rowSink(cache: RollupRowCache, changed: CachedRow[]): JournalSink {
   const touched: CachedRow[] = [];
   /** Where an observation of an hour or a day not stored goes (it is derived). */
   const discarded = emptyRow(0);
-  let own = 0;
-  let all = 0;
-  let at = 0;
+  let [own, all, at] = [0, 0, 0];
   const rows: RowLookup = (scope, tier: Tier) => {
     const series = scope === 'market' ? own : all;
     const cached = tier !== '10m' && !cache.mayHold(tier, at) ? null : cache.get(tier, series, at);

@@ -1,11 +1,9 @@
 /**
- * Hours and days in the SQLite history: while the 10-minute tier holds them, they are not
- * stored but read as the merge of their 10-minute buckets (exact: rollups.ts). A day is written
- * once, when packing turns its 10-minute buckets into a page; hours and any day not stored yet
- * when retention removes their 10-minute buckets, in the same transaction as the removal. They
- * are written as loose rows (packed later as usual). A stored one always wins over the merge:
- * the fold keeps merging late data into it (store-rollups.ts), and data dirs of the layouts that
- * stored every hour or day stay as they are. Both are read with the scans of history-scan.ts.
+ * Hours and days in the SQLite history are derived from their 10-minute buckets (exact:
+ * rollups.ts) until stored: a day once packing turns its 10-minute buckets into a page, hours (and
+ * a day not stored yet) once retention removes them, as loose rows in that same transaction. A
+ * stored one wins over the merge: the fold merges late data into it (store-rollups.ts), and data
+ * dirs that stored every hour or day keep them. Both are read with history-scan.ts.
  */
 import { TIER_MS, TIERS } from '../../pricing/rollup-buckets.ts';
 import type { RollupRow } from '../../pricing/rollups.ts';
@@ -17,10 +15,9 @@ import { writeRow } from './rollup-row-cache.ts';
 import type { RollupStatements } from './rollup-statements.ts';
 
 /**
- * Stores the hours or days (`tiers`) that hold a series' 10-minute buckets in [from, to)
- * (10-minute bucket indexes), each merged from ALL its 10-minute buckets (expired or not),
- * unless already stored (loose or packed) or below its tier's expired mark. Call inside the
- * write transaction that packs or removes those buckets.
+ * Stores the hours or days (`tiers`) holding a series' 10-minute buckets [from, to) (indexes),
+ * each merged from ALL its 10-minute buckets (expired or not), unless stored (loose or packed)
+ * or below its tier's expired mark. Call in the write transaction that packs or removes them.
  */
 export function storeMergesOf(
   statements: RollupStatements,
@@ -35,14 +32,13 @@ export function storeMergesOf(
     let first = Math.max(Math.floor(from / tens), statements.readExpired.get(tier) ?? 0);
     let end = Math.ceil(to / tens);
     const stored = new Set<number>();
-    const storedRow = (row: RollupRow) => void stored.add(row.start);
     const range = () => ({ fromMs: first * width, toMs: end * width });
-    const sales = { sections: ['sales'] as const, sketches: [], reuse: true, visit: storedRow };
-    scanRange(statements, series, tier, { ...range(), ...sales });
+    const visit = (row: RollupRow) => void stored.add(row.start);
+    scanRange(statements, series, tier, { ...range(), sections: ['sales'], sketches: [], visit });
     while (first < end && stored.has(first * width)) first += 1;
     while (first < end && stored.has((end - 1) * width)) end -= 1;
-    let highest = -1;
-    let unpacked = -1;
+    if (first >= end) continue;
+    let [highest, unpacked] = [-1, -1];
     const write = (row: RollupRow) => {
       if (stored.has(row.start)) return;
       const bucket = row.start / width;
@@ -52,9 +48,7 @@ export function storeMergesOf(
       writeRow(statements.tiers[tier], { series, bucket, row });
       highest = bucket;
     };
-    if (first < end)
-      scanDerived(statements, series, tier, { ...range(), sections: ALL_SECTIONS, visit: write });
-    if (highest >= 0)
-      statements.markFolded.run(0, ...TIERS.map((at) => (at === tier ? highest : -1)));
+    scanDerived(statements, series, tier, { ...range(), sections: ALL_SECTIONS, visit: write });
+    statements.markFolded.run(0, ...TIERS.map((at) => (at === tier ? highest : -1)));
   }
 }
