@@ -26,6 +26,8 @@ import { createSimAdapters } from '../src/markets/sim/adapters.ts';
 import { buildSimGame } from '../src/markets/sim/items.ts';
 import { TIERS } from '../src/pricing/rollup-buckets.ts';
 import { compactHistory } from '../src/store/history-compaction.ts';
+import { replayJournal } from '../src/store/sqlite/rollup-journal.ts';
+import { rowFormatBlob } from '../src/store/sqlite/rollup-journal-support.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { simFx } from './full-book.ts';
 import { embeddedEnv, PRICING_BIN, spawnServer, writtenBytes } from './harness.ts';
@@ -66,8 +68,34 @@ const GROWS = { sales: ['sales'], fetches: ['fetch'] } as const;
 interface SampleDay {
   items: number;
   fetches: number;
+  journal: JournalSeen;
   store: ReturnType<typeof createSqlitePriceStore>;
   dir: string;
+}
+
+interface JournalSeen {
+  entries: number;
+  blobs: number;
+  bytes: number;
+  /** The same entries in the row format journaled before issue 31's columns. */
+  rowBytes: number;
+}
+
+/** Counts the rollup journal blobs the store's batches commit (a temporary trigger). */
+function watchJournal(store: SampleDay['store']): JournalSeen {
+  const seen = { entries: 0, blobs: 0, bytes: 0, rowBytes: 0 };
+  const count = () => void (seen.entries += 1);
+  store.db.function('journal_seen', (blob: unknown) => {
+    const entries = blob as Buffer;
+    replayJournal(entries, { side: count, sale: count });
+    seen.blobs += 1;
+    seen.bytes += entries.length;
+    seen.rowBytes += rowFormatBlob((sink) => replayJournal(entries, sink)).length;
+    return null;
+  });
+  store.db.exec(`CREATE TEMP TRIGGER journal_seen AFTER INSERT ON main.rollup_journal
+    BEGIN SELECT journal_seen(NEW.entries); END`);
+  return seen;
 }
 
 /** One simulated day of a 1-in-`every` sample through the real ingest cycle and store. */
@@ -77,6 +105,7 @@ async function runSampleDay(every: number): Promise<SampleDay> {
   const clock = manualClock(START);
   const store = createSqlitePriceStore({ path: join(dir, 'prices.db'), clock });
   await store.init();
+  const journal = watchJournal(store);
   const adapters = createSimAdapters({ seed: SEED, catalogs });
   const deps = {
     catalogs,
@@ -100,7 +129,7 @@ async function runSampleDay(every: number): Promise<SampleDay> {
   }
   await store.flushRollups();
   const items = catalogs.cs2.items.length + catalogs.rust.items.length;
-  return { items, fetches, store, dir };
+  return { items, fetches, journal, store, dir };
 }
 
 async function discard(day: SampleDay): Promise<void> {
@@ -159,12 +188,25 @@ export async function benchDiskDay(every = 50): Promise<void> {
     `kept: one simulated day of both catalogs' quotes at each market's cadence (${large.fetches} fetches), ` +
       `a sample of 1 in ${every} items by popularity (${large.items} items), scaled to ${fullItems} items`,
   );
+  printJournal(large.journal, fullItems / large.items);
   printKept(large.store, fullItems / large.items, 'as folded');
   await compactHistory(large.store, SETTLED, KEEP_ALL);
   printKept(large.store, fullItems / large.items, 'packed');
   await compactHistory(large.store, SETTLED + 90 * DAY, TENS_EXPIRED);
   printKept(large.store, fullItems / large.items, 'once 10-minute retention removed it, packed');
   await discard(large);
+}
+
+/** The rollup journal's blobs over the day, scaled; the row format before in the same run. */
+function printJournal(seen: JournalSeen, scale: number) {
+  const perEntry = (bytes: number) => (bytes / seen.entries).toFixed(2);
+  const gb = (bytes: number) => `${((bytes * scale) / 1e9).toFixed(2)} GB`;
+  console.log(
+    `rollup journal: ${Math.round(seen.entries * scale)} entries a day scaled (${seen.blobs} blobs in the sample, ` +
+      `${Math.round(seen.entries / seen.blobs)} entries each): ${perEntry(seen.bytes)} bytes an entry, ` +
+      `${gb(seen.bytes)} a day journaled; row format before: ${perEntry(seen.rowBytes)} bytes an entry, ` +
+      `${gb(seen.rowBytes)} a day; ratio ${(seen.rowBytes / seen.bytes).toFixed(2)}`,
+  );
 }
 
 function printKept(store: SampleDay['store'], scale: number, label: string) {
