@@ -14,14 +14,9 @@
  * is 0).
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { marketOfCode } from '../../domain/market-codes.ts';
+import { marketCode, marketOfCode } from '../../domain/market-codes.ts';
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
-import {
-  entersAggregate,
-  marketOrder,
-  sideObservation,
-  type SideObservation,
-} from '../../pricing/rollups.ts';
+import { entersAggregate, sideObservation, type SideObservation } from '../../pricing/rollups.ts';
 import {
   RollupCodecError,
   requireStorable,
@@ -76,7 +71,7 @@ export class JournalWriter implements JournalSink {
 
   side(own: number, all: number, obs: SideObservation): void {
     const kind = obs.side === 'ask' ? KIND.ask : KIND.bid;
-    const market = marketOrder(obs.market);
+    const market = marketCode(obs.market);
     this.entry(kind, market, own, all, obs.price, obs.size, obs.quantity, obs.at);
   }
 

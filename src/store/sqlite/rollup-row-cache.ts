@@ -82,8 +82,7 @@ export class RollupRowCache {
   get(tier: Tier, series: number, at: number): CachedRow {
     const bucket = bucketIndex(at, tier);
     const table = this.rows[tier];
-    let held = table[series];
-    if (held === undefined) table[series] = held = [];
+    const held = (table[series] ??= []);
     for (let index = held.length - 1; index >= 0; index -= 1) {
       if (held[index]!.bucket === bucket) return held[index]!;
     }
