@@ -3,6 +3,7 @@ import { benchAttributes } from './attributes.ts';
 import { benchDiskDay } from './disk-day.ts';
 import { benchPostgresDiskDay } from './disk-day-pg.ts';
 import { benchFootprint } from './footprint.ts';
+import { benchFoldWrites } from './fold-writes.ts';
 import { benchHistory, benchHistoryFolds } from './history.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
 import { benchLiveBudgets } from './live-budget.ts';
@@ -91,6 +92,12 @@ if (wanted('disk-day')) {
     '\n## disk-day: disk written (real server, steady window) and kept (one simulated day) per day by the default npm start',
   );
   await benchDiskDay();
+}
+if (wanted('fold-writes')) {
+  console.log(
+    '\n## fold-writes: SQLite history bytes written by 10-minute folds and packing, 100k series',
+  );
+  await benchFoldWrites();
 }
 if (wanted('history-folds')) {
   console.log('\n## history-folds: bytes the 10-minute folds write, days derived vs stored');

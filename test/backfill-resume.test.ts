@@ -28,11 +28,15 @@ import {
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { childEnv, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
 
-const BAND = { seed: 11, backfillDays: 3, backfillItems: 30, fxFile: null, source: 'sim' as const };
+/**
+ * Two days of 30 items: nine chunks of the popular band (a day × ten items each, and the band's
+ * last step), so a kill after two leaves seven to resume, four of them a whole day.
+ */
+const BAND = { seed: 11, backfillDays: 2, backfillItems: 30, fxFile: null, source: 'sim' as const };
 /** Live polling runs beside the band: a small simulated universe keeps it light. */
 const ARGS = [
   '--sim-items',
-  '300',
+  '100',
   '--seed',
   String(BAND.seed),
   '--backfill-days',
@@ -76,11 +80,14 @@ async function waitFor<T>(
 const parsePlace = (state: string | undefined) =>
   state === undefined ? null : (JSON.parse(state) as BandPlace);
 
+let catalogs: ReturnType<typeof loadCatalogs> | null = null;
+
 /** The uninterrupted band ending at `toMs` in a fresh store; the popular phase's chunks. */
 async function referenceRun(stores: Stores, toMs: number): Promise<number> {
   const clock = manualClock(toMs + 60 * 60_000);
+  catalogs ??= loadCatalogs();
   const options = await configuredBackfill(BAND, {
-    catalogs: loadCatalogs(),
+    catalogs,
     book: { apply: () => {} },
     store: stores.prices,
     clock,

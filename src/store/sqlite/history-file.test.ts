@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { DAY, MINUTE } from '../../domain/clock.ts';
+import { DAY, HOUR, MINUTE } from '../../domain/clock.ts';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { T0 } from '../contract-fixtures.ts';
 import { compactHistory } from '../history-compaction.ts';
@@ -34,6 +34,11 @@ historyStoreContract(
   { pages: true, derivedHours: true },
 );
 
+const fetchAt = (at: number) => ({
+  sides: [ask('skinport', 1234 + at / MINUTE, at), bid('csfloat', 1100, at)],
+  sales: [sale('csfloat', 1150, 2, at)],
+  listings: [],
+});
 const batch = {
   sides: [ask('skinport', 1234, MINUTE), bid('csfloat', 1100, MINUTE)],
   sales: [sale('csfloat', 1150, 2, MINUTE)],
@@ -51,12 +56,12 @@ describe('sqlite history file', () => {
     const file = freshFile();
     const legacy = new Database(file);
     migrate(legacy, SQLITE_MIGRATIONS.slice(0, 3), () => T0);
-    legacy.exec(`INSERT INTO rollups_1h (series, bucket, sale_units) VALUES (7, 11, 3)`);
+    legacy.exec(`INSERT INTO rollups_1h (series, bucket, sales) VALUES (7, 11, x'03')`);
     legacy.close();
     const store = createSqlitePriceStore({ path: file });
     await store.init();
-    const moved = store.db.prepare('SELECT series, bucket, sale_units FROM history.rollups_1h');
-    assert.deepEqual(moved.all(), [{ series: 7, bucket: 11, sale_units: 3 }]);
+    const moved = store.db.prepare('SELECT series, bucket, hex(sales) FROM history.rollups_1h');
+    assert.deepEqual(moved.raw().all(), [[7, 11, '03']]);
     const left = store.db
       .prepare("SELECT count(*) FROM main.sqlite_master WHERE name LIKE 'rollups_%'")
       .pluck()
@@ -95,7 +100,8 @@ describe('sqlite history file', () => {
           ask BLOB, bid BLOB, sales BLOB, sale_units INTEGER,
           run INTEGER NOT NULL DEFAULT 1 CHECK (run >= 1),
           PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID;
-        INSERT INTO rollups_${tier} SELECT *, 1 FROM copy; DROP TABLE copy;`);
+        INSERT INTO rollups_${tier} SELECT series, bucket, ask, bid, sales, NULL, 1 FROM copy;
+        DROP TABLE copy;`);
     }
     const first10m = Math.floor(T0 / (10 * MINUTE));
     const equal = old
@@ -121,6 +127,47 @@ describe('sqlite history file', () => {
     const { packed } = await compactHistory(store, T0 + 8 * DAY, {});
     assert.deepEqual(packed, { '10m': 6 + 6 + 1, '1h': 0, '1d': 0 }, 'hours are derived');
     assert.deepEqual(await read(store), expected);
+    await store.close();
+  });
+
+  test('rows and pages keyed series first are keyed time first on open, also after a crash mid-way', async () => {
+    const file = freshFile();
+    const first = createSqlitePriceStore({ path: file });
+    await first.init();
+    for (const at of [MINUTE, 11 * MINUTE, DAY + MINUTE, DAY + 21 * MINUTE]) {
+      await first.writeBatch(fetchAt(at));
+      if (at === 11 * MINUTE) await compactHistory(first, T0 + DAY + HOUR, {});
+    }
+    const read = (store: typeof first) =>
+      Promise.all(TIERS.map((tier) => store.readRollups(SERIES.aggregate, tier, 0, T0 + DAY)));
+    const expected = await read(first);
+    await first.close();
+    const old = new Database(historyPathOf(file));
+    for (const tier of TIERS) {
+      old.exec(`ALTER TABLE rollups_${tier} RENAME TO copy;
+        CREATE TABLE rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
+          ask BLOB, bid BLOB, sales BLOB, sale_units INTEGER,
+          PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID;
+        INSERT INTO rollups_${tier} SELECT series, bucket, ask, bid, sales, NULL FROM copy;
+        ALTER TABLE pages_${tier} RENAME TO old_pages; CREATE TABLE pages_${tier} (series INTEGER
+          NOT NULL, period INTEGER NOT NULL, data BLOB NOT NULL, UNIQUE (series, period)) STRICT;
+        INSERT INTO pages_${tier} SELECT series, period, data FROM old_pages; DROP TABLE old_pages;`);
+      if (tier === '10m') old.exec(`ALTER TABLE copy RENAME TO time_first_rollups_${tier}`);
+      else old.exec('DROP TABLE copy');
+    }
+    old.close();
+    const store = createSqlitePriceStore({ path: file });
+    await store.init();
+    assert.deepEqual(await read(store), expected);
+    const keys = store.db.prepare("SELECT name FROM pragma_table_info(?, 'history') WHERE pk = 1");
+    for (const tier of TIERS) assert.equal(keys.pluck().get(`rollups_${tier}`), 'bucket');
+    const pages = store.db.prepare("SELECT name FROM pragma_table_info('pages_10m', 'history')");
+    assert.equal(pages.pluck().get(), 'period');
+    assert.equal(store.db.prepare('SELECT count(*) FROM history.pages_10m').pluck().get(), 3);
+    const tables = store.db.prepare(
+      "SELECT name FROM history.sqlite_master WHERE name LIKE 'time%'",
+    );
+    assert.deepEqual(tables.all(), [], 'the copy left by a crash was taken over');
     await store.close();
   });
 

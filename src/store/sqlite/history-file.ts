@@ -6,10 +6,10 @@
  * entry is folded once even when a fold dies between the two files' commits) and per tier the
  * highest bucket ever stored (a frontier: no row lies beyond it).
  *
- * Older layouts are converted when attached: rollups kept in the prices file before the split
- * move here (copy, then drop, each committed on its own), and the run layout (rows standing for
- * runs of equal buckets, settled and late marks) becomes one row per bucket. The row table
- * repeats migration 2's on purpose: an applied migration is never edited.
+ * Older layouts are converted when attached: the run layout (rows standing for runs of equal
+ * buckets, settled and late marks) becomes one row per bucket; then rows and pages keyed series
+ * first, as every earlier layout kept them, move to tables keyed time first, as do rollups kept
+ * in the prices file before the split (copy, then drop, each committed on its own).
  */
 import type Database from 'better-sqlite3';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
@@ -23,31 +23,27 @@ export function historyPathOf(pricesPath: string): string {
   return `${stem}.history.db`;
 }
 
-// One table per tier. A series is an item on one market, or the item's cross-market aggregate
-// (history_series, in the prices file); one row per (series, bucket) holds the ask, bid and
-// sales sections in the shared rollup codec (NULL when the bucket observed none of that kind).
-// bucket is floor(start / tier width); sale_units is no longer written (the sales' n). A page
-// holds the buckets of period floor(bucket / PAGE_BUCKETS) of a series. Pages are a rowid
-// table: a WITHOUT ROWID table repeats its rows in interior pages and, past about 1 KB, leaves
-// half of each overflow page empty (measured: 4.0 MB on disk for 2.4 MB of 10-minute pages).
-const rollupTable = (tier: string) => `
-CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.rollups_${tier} (
-  series INTEGER NOT NULL,
-  bucket INTEGER NOT NULL,
-  ask BLOB,
-  bid BLOB,
-  sales BLOB,
-  sale_units INTEGER,
-  PRIMARY KEY (series, bucket)
-) STRICT, WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.pages_${tier} (
-  series INTEGER NOT NULL,
-  period INTEGER NOT NULL,
-  data BLOB NOT NULL,
-  UNIQUE (series, period)
-) STRICT;`;
-
-const ROW_COLUMNS = 'series, bucket, ask, bid, sales, sale_units';
+// Two tables per tier. A series is an item on one market, or the item's cross-market aggregate
+// (history_series, in the prices file); a loose row per (bucket, series) holds the ask, bid and
+// sales sections in the shared rollup codec (NULL when the bucket observed none of that kind);
+// bucket is floor(start / tier width). A page holds the buckets of period
+// floor(bucket / PAGE_BUCKETS) of a series. Both are keyed time first, so a fold's rows of a
+// closing bucket and a packing pass's pages are appended at the B-tree's right edge. Pages are
+// a rowid table: a WITHOUT ROWID table repeats its rows in interior pages and, past about 1 KB,
+// leaves half of each overflow page empty (measured: 4.0 MB on disk for 2.4 MB of pages).
+const ROW_COLUMNS = 'series, bucket, ask, bid, sales';
+/** Per kind: the time key, the columns, and the table (keyed time first) under a name. */
+const TABLES = {
+  rollups: ['bucket', ROW_COLUMNS, 'ask BLOB, bid BLOB, sales BLOB', ', WITHOUT ROWID'],
+  pages: ['period', 'series, period, data', 'data BLOB NOT NULL', ''],
+} as const;
+const create = (kind: keyof typeof TABLES, name: string) => {
+  const [key, , columns, rowid] = TABLES[kind];
+  return `CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.${name} (${key} INTEGER NOT NULL,
+    series INTEGER NOT NULL, ${columns}, PRIMARY KEY (${key}, series)) STRICT${rowid};`;
+};
+const rollupTable = (tier: string) =>
+  `${create('rollups', `rollups_${tier}`)}\n${create('pages', `pages_${tier}`)}`;
 
 const schema = `
 ${TIERS.map(rollupTable).join('\n')}
@@ -65,23 +61,8 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (
 ) STRICT, WITHOUT ROWID;
 `;
 
-function moveLegacyRollups(db: Database.Database): void {
-  const legacy = db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?");
-  for (const tier of TIERS) {
-    if (!legacy.get(`rollups_${tier}`)) continue;
-    db.transaction(() => {
-      db.exec(`
-        INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.rollups_${tier} (${ROW_COLUMNS})
-        SELECT ${ROW_COLUMNS} FROM main.rollups_${tier};
-        UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} = max(frontier_${tier},
-          (SELECT ifnull(max(bucket), -1) FROM ${HISTORY_SCHEMA}.rollups_${tier}));`);
-    })();
-    db.exec(`DROP TABLE main.rollups_${tier}`);
-  }
-}
-
-function columnsOf(db: Database.Database, table: string): string[] {
-  const rows = db.pragma(`${HISTORY_SCHEMA}.table_info(${table})`) as { name: string }[];
+function columnsOf(db: Database.Database, table: string, schema = HISTORY_SCHEMA): string[] {
+  const rows = db.pragma(`${schema}.table_info(${table})`) as { name: string }[];
   return rows.map((row) => row.name);
 }
 
@@ -98,13 +79,41 @@ function upgradeRuns(db: Database.Database): void {
       WITH RECURSIVE expanded (${ROW_COLUMNS}, last) AS (
         SELECT ${ROW_COLUMNS}, bucket + run - 1 FROM ${table} WHERE run > 1
         UNION ALL
-        SELECT series, bucket + 1, ask, bid, sales, sale_units, last FROM expanded WHERE bucket < last
+        SELECT series, bucket + 1, ask, bid, sales, last FROM expanded WHERE bucket < last
       )
       INSERT OR IGNORE INTO ${table} (${ROW_COLUMNS}) SELECT ${ROW_COLUMNS} FROM expanded;
       ALTER TABLE ${table} DROP COLUMN run;`);
   }
   const marks = columnsOf(db, 'fold_mark').filter((name) => /^(settled|late)_/.test(name));
   for (const mark of marks) db.exec(`ALTER TABLE ${HISTORY_SCHEMA}.fold_mark DROP COLUMN ${mark}`);
+}
+
+/**
+ * Moves rows and pages of earlier layouts into the time-first tables: rollups kept in the
+ * prices file before the split (copied in, then dropped), and tables of the history file keyed
+ * series first (copied in key order into a new table, then dropped and the copy renamed in one
+ * transaction). A crash after a copy copies again on the next open.
+ */
+function keyTimeFirst(db: Database.Database): void {
+  for (const table of TIERS.flatMap((tier) => [`rollups_${tier}`, `pages_${tier}`])) {
+    for (const schema of ['main', HISTORY_SCHEMA]) {
+      const [first] = columnsOf(db, table, schema);
+      if (schema === 'main' ? first === undefined : first !== 'series') continue;
+      const kind = table.startsWith('pages') ? 'pages' : 'rollups';
+      const [key, columns] = TABLES[kind];
+      const [into, tier] = [schema === 'main' ? table : `time_first_${table}`, table.split('_')[1]];
+      const frontier = `UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} = max(frontier_${tier},
+        (SELECT ifnull(max(bucket), -1) FROM ${HISTORY_SCHEMA}.${into}))`;
+      db.transaction(() => {
+        db.exec(create(kind, into));
+        db.exec(`INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.${into} (${columns})
+          SELECT ${columns} FROM ${schema}.${table} ORDER BY ${key}, series`);
+        if (kind === 'rollups') db.exec(frontier);
+      })();
+      const rename = `ALTER TABLE ${HISTORY_SCHEMA}.${into} RENAME TO ${table};`;
+      db.exec(`BEGIN; DROP TABLE ${schema}.${table}; ${schema === 'main' ? '' : rename} COMMIT`);
+    }
+  }
 }
 
 /** Refuses a history file that folded journal ids this prices file never issued. */
@@ -136,6 +145,6 @@ export function attachHistory(
     db.exec(schema);
     upgradeRuns(db);
   })();
-  moveLegacyRollups(db);
+  keyTimeFirst(db);
   checkPairing(db, path);
 }

@@ -89,11 +89,8 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
     if (into !== skipped) visit(row);
   };
   const perPage = PAGE_BUCKETS[tier];
-  const pages = statements.selectPages.all(
-    series,
-    Math.floor(from / perPage),
-    Math.ceil(to / perPage),
-  );
+  const periods = { series, from: Math.floor(from / perPage), to: Math.ceil(to / perPage) };
+  const pages = statements.selectPages.all(periods);
   let page = 0;
   const expired = scan.honourExpired === false ? 0 : all.readExpired.get(tier);
   const lowest = Math.max(from, expired ?? 0);
@@ -107,7 +104,8 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
       else walk();
     }
   };
-  const packed = statements.selectRange(columns.join(',')).get(series, from, to) ?? Buffer.alloc(0);
+  const packed =
+    statements.selectRange(columns.join(',')).get({ series, from, to }) ?? Buffer.alloc(0);
   for (let at = 0; at < packed.length; at = reader.offset()) {
     const bucket = packed.readUInt32BE(at);
     pagesBefore(bucket);

@@ -20,7 +20,7 @@ import { encodeSales, encodeSide, RollupCodecError, SectionReader } from '../rol
 import { VarintWriter } from '../varint-writer.ts';
 import { ColumnSections, toColumns } from './page-columns.ts';
 import { PAGE_BUCKETS, SECTION_BITS, type PageEntry, type SectionSource } from './page-format.ts';
-import type { TierStatements } from './rollup-statements.ts';
+import type { SeriesRange, TierStatements } from './rollup-statements.ts';
 
 /**
  * The first byte of a page in column order: a raw deflate stream cannot start with it (its
@@ -128,7 +128,7 @@ export function unpackPage(
   bucket: number,
 ): void {
   const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
-  const [found] = statements.selectPages.all(series, period, period + 1);
+  const [found] = statements.selectPages.all({ series, from: period, to: period + 1 });
   if (found === undefined) return;
   const page = found[1];
   for (const [bucket, ask, bid, sales] of pageEntries(tier, period, page)) {
@@ -137,41 +137,54 @@ export function unpackPage(
   statements.deletePage.run(series, period);
 }
 
-/** Packs the loose rows of one period into its page; returns the rows packed. */
-export function packPeriod(
+/**
+ * Packs the loose rows of series [series, last) in buckets [from, to) (whole periods) into one
+ * page per series and period (`beforePack` runs first for each), and deletes them; returns the
+ * rows packed.
+ */
+export function packSeriesRange(
   statements: TierStatements,
   tier: Tier,
-  series: number,
-  period: number,
+  range: SeriesRange,
+  beforePack?: (series: number, period: number) => void,
 ): number {
-  const first = period * PAGE_BUCKETS[tier];
-  const rows = statements.selectRows.all(series, first, first + PAGE_BUCKETS[tier]);
-  statements.insertPage.run(series, period, encodePage(tier, period, rows));
-  statements.deleteRows.run(series, first, first + PAGE_BUCKETS[tier]);
+  const rows = statements.selectSeriesRange.all(range);
+  const periodOf = (at: number) => Math.floor(rows[at]![1] / PAGE_BUCKETS[tier]);
+  for (let at = 0, end = 0; at < rows.length; at = end) {
+    const [series] = rows[at]!;
+    while (end < rows.length && rows[end]![0] === series && periodOf(end) === periodOf(at)) end++;
+    const entries = rows.slice(at, end).map(([, ...entry]) => entry);
+    beforePack?.(series, periodOf(at));
+    statements.insertPage.run(series, periodOf(at), encodePage(tier, periodOf(at), entries));
+  }
+  statements.deleteSeriesRange.run(range);
   return rows.length;
 }
 
 /**
- * Deletes a series' pages whose whole period ended by `cutoff` (at most about `limit` buckets);
- * returns the buckets deleted and whether expired pages remain. A page reaching past the cutoff
- * stays whole: reads skip its expired buckets (the tier's expired mark), so a retention pass
- * every few minutes does not rewrite it each time. `beforeDelete` runs first for each period.
+ * Deletes the oldest pages whose whole period ended by `cutoff`, in key order, until about
+ * `limit` buckets; returns the buckets deleted and whether expired pages remain. A page reaching
+ * past the cutoff stays whole: reads skip its expired buckets (the tier's expired mark), so a
+ * retention pass every few minutes does not rewrite it each time. `beforeDelete` runs first for
+ * each page.
  */
 export function expirePages(
   statements: TierStatements,
   tier: Tier,
-  series: number,
   cutoff: number,
   limit: number,
-  beforeDelete?: (period: number) => void,
+  beforeDelete?: (series: number, period: number) => void,
 ): { deleted: number; more: boolean } {
-  const pages = statements.selectPages.all(series, 0, Math.floor(cutoff / PAGE_BUCKETS[tier]));
-  let deleted = 0;
-  for (const [period, page] of pages) {
-    if (deleted >= limit) return { deleted, more: true };
+  const pages = statements.expiredPages.before.all(
+    Math.floor(cutoff / PAGE_BUCKETS[tier]),
+    limit + 1,
+  );
+  let [deleted, done] = [0, 0];
+  for (; done < pages.length && deleted < limit; done += 1) {
+    const [period, series, page] = pages[done]!;
     deleted += pageEntries(tier, period, page).length;
-    beforeDelete?.(period);
-    statements.deletePage.run(series, period);
+    beforeDelete?.(series, period);
   }
-  return { deleted, more: false };
+  if (done > 0) statements.expiredPages.through.run(pages[done - 1]![0], pages[done - 1]![1]);
+  return { deleted, more: done < pages.length };
 }

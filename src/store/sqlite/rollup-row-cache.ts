@@ -93,7 +93,7 @@ export class RollupRowCache {
     const periodOf = (index: number) => Math.floor(index / PAGE_BUCKETS[tier]);
     if (periodOf(bucket) <= periodOf(this.frontier[tier])) {
       unpackPage(statements, tier, series, bucket);
-      found = statements.selectRows.get(series, bucket, bucket + 1);
+      found = statements.selectRow.get(series, bucket);
     }
     const row = found ? decodeRow(start, found) : emptyRow(start);
     const cached = { tier, series, bucket, row, dirty: 0, stored: found !== undefined };

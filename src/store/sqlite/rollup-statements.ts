@@ -15,25 +15,36 @@ type Blob = Buffer | null;
 export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
 /**
+ * The keys (buckets or periods) in [@from, @to) that `table` may hold, between its lowest and
+ * highest, oldest first: a series' read seeks each (key, series) of a time-first table.
+ */
+const keysOf = (table: string, key: string) => `WITH RECURSIVE
+  r (lo, hi) AS (SELECT max(@from, (SELECT min(${key}) FROM ${table})),
+    min(@to, (SELECT max(${key}) FROM ${table}) + 1)),
+  b (k) AS (SELECT lo FROM r WHERE lo < hi UNION ALL SELECT k + 1 FROM b, r WHERE k + 1 < hi)`;
+export type KeyRange = { series: number; from: number; to: number };
+export type SeriesRange = KeyRange & { last: number };
+
+/**
  * Range read of the given sections (a subset of ask, bid, sales) as ONE blob, oldest bucket
  * first: per row RANGE_HEADER_BYTES of header, then those sections' bytes back to back.
  * better-sqlite3 makes a fresh Buffer for every BLOB value it returns; at a few thousand rows
- * that cost more than the read itself, so the rows are concatenated in SQL. The subquery walks
- * the primary key in bucket order (a co-routine, no sort), and the reader checks that the
- * buckets ascend. Binds (series, from, to).
+ * that cost more than the read itself, so the rows are concatenated in SQL. The subquery seeks
+ * the primary key once per bucket in order (a co-routine, no sort), and the reader checks that
+ * the buckets ascend.
  */
 function rangeStatement(db: Database.Database, table: string) {
-  const prepared = new Map<string, Database.Statement<[number, number, number], Buffer | null>>();
+  const prepared = new Map<string, Database.Statement<[KeyRange], Buffer | null>>();
   const prepare = (columns: string) => {
     const sections = columns.split(',') as (keyof typeof SECTION_BITS)[];
     const flags = sections.map((name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name]}`);
     const bytes = sections.map((name) => `ifnull(${name}, x'')`);
     return db
-      .prepare<[number, number, number], Buffer | null>(
-        `SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
+      .prepare<[KeyRange], Buffer | null>(
+        `${keysOf(table, 'bucket')} SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
            SELECT unhex(printf('%08X%02X', bucket, ${flags.join(' + ')})) || ${bytes.join(' || ')}
              AS piece
-           FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ? ORDER BY bucket)`,
+           FROM b CROSS JOIN ${table} ON bucket = k AND series = @series)`,
       )
       .pluck();
   };
@@ -44,14 +55,27 @@ function rangeStatement(db: Database.Database, table: string) {
   };
 }
 
+/**
+ * The oldest entries of a time-first table below a key, in key order (binds the key and a
+ * limit), and the delete of every entry up to one (binds its key and series).
+ */
+function oldest<Row extends unknown[]>(db: Database.Database, table: string, key: string) {
+  const data = key === 'period' ? ', data' : '';
+  const where = `FROM ${table} WHERE ${key} < ? ORDER BY ${key}, series LIMIT ?`;
+  return {
+    before: db.prepare<[number, number], Row>(`SELECT ${key}, series${data} ${where}`).raw(),
+    through: db.prepare<[number, number]>(`DELETE FROM ${table} WHERE (${key}, series) <= (?, ?)`),
+  };
+}
+
 function pageStatements(db: Database.Database, tier: Tier) {
   const table = `${HISTORY_SCHEMA}.pages_${tier}`;
   return {
-    /** Binds (series, from, to): the pages of periods in [from, to), oldest first. */
+    /** The pages of periods in [@from, @to), oldest first. */
     selectPages: db
-      .prepare<[number, number, number], [period: number, data: Buffer]>(
-        `SELECT period, data FROM ${table} WHERE series = ? AND period >= ? AND period < ?
-         ORDER BY period`,
+      .prepare<[KeyRange], [period: number, data: Buffer]>(
+        `${keysOf(table, 'period')} SELECT period, data FROM b CROSS JOIN ${table}
+         ON period = k AND series = @series`,
       )
       .raw(),
     insertPage: db.prepare<[number, number, Buffer]>(
@@ -60,6 +84,7 @@ function pageStatements(db: Database.Database, tier: Tier) {
     deletePage: db.prepare<[number, number]>(
       `DELETE FROM ${table} WHERE series = ? AND period = ?`,
     ),
+    expiredPages: oldest<[period: number, series: number, data: Buffer]>(db, table, 'period'),
   };
 }
 function tierStatements(db: Database.Database, tier: Tier) {
@@ -68,31 +93,29 @@ function tierStatements(db: Database.Database, tier: Tier) {
     /** NULL sections leave the stored ones alone (a section, once there, is never removed). */
     upsertRow: db.prepare<[number, number, Blob, Blob, Blob]>(`
       INSERT INTO ${table} (series, bucket, ask, bid, sales) VALUES (?, ?, ?, ?, ?)
-      ON CONFLICT (series, bucket) DO UPDATE SET ask = coalesce(excluded.ask, ask),
+      ON CONFLICT (bucket, series) DO UPDATE SET ask = coalesce(excluded.ask, ask),
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales)`),
     selectRange: rangeStatement(db, table),
-    /** Binds (series, before): a series' first loose bucket before `before`, if any. */
-    firstBefore: db
-      .prepare<[number, number], number>(
-        `SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket LIMIT 1`,
-      )
-      .pluck(),
-    /** Binds (series, from, to). */
-    selectRows: db
-      .prepare<[number, number, number], RowOfPeriod>(
-        `SELECT bucket, ask, bid, sales FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ?
-         ORDER BY bucket`,
+    /** Binds (series, bucket). */
+    selectRow: db
+      .prepare<[number, number], RowOfPeriod>(
+        `SELECT bucket, ask, bid, sales FROM ${table} WHERE series = ? AND bucket = ?`,
       )
       .raw(),
-    /** Binds (series, from, to). */
-    deleteRows: db.prepare<[number, number, number]>(
-      `DELETE FROM ${table} WHERE series = ? AND bucket >= ? AND bucket < ?`,
+    lowestBucket: db.prepare<[], number | null>(`SELECT min(bucket) FROM ${table}`).pluck(),
+    /** The rows of series [@series, @last) in buckets [@from, @to), by series then bucket. */
+    selectSeriesRange: db
+      .prepare<[SeriesRange], [number, ...RowOfPeriod]>(
+        `${keysOf(table, 'bucket')} SELECT series, bucket, ask, bid, sales FROM b CROSS JOIN ${table}
+         ON bucket = k AND series >= @series AND series < @last ORDER BY series, bucket`,
+      )
+      .raw(),
+    deleteSeriesRange: db.prepare<[SeriesRange]>(
+      `${keysOf(table, 'bucket')} DELETE FROM ${table}
+       WHERE bucket IN (SELECT k FROM b) AND series >= @series AND series < @last`,
     ),
+    expiredRows: oldest<[bucket: number, series: number]>(db, table, 'bucket'),
     ...pageStatements(db, tier),
-    /** The bucket at 0-based position `offset` among a series' expired buckets, if any. */
-    expiredAt: db.prepare<[number, number, number], { bucket: number }>(
-      `SELECT bucket FROM ${table} WHERE series = ? AND bucket < ? ORDER BY bucket LIMIT 1 OFFSET ?`,
-    ),
   };
 }
 
@@ -155,11 +178,7 @@ export function prepareRollupStatements(db: Database.Database) {
       `INSERT INTO ${HISTORY_SCHEMA}.expired (tier, bucket) VALUES (?, ?)
        ON CONFLICT (tier) DO UPDATE SET bucket = max(bucket, excluded.bucket)`,
     ),
-    seriesFrom: db
-      .prepare<[number, number], [number]>(
-        'SELECT id FROM history_series WHERE id >= ? ORDER BY id LIMIT ?',
-      )
-      .raw(),
+    lastSeries: db.prepare<[], number>('SELECT ifnull(max(id), 0) FROM history_series').pluck(),
   };
 }
 

@@ -1,107 +1,92 @@
 /**
- * The upkeep steps of the SQLite history: retention and packing, each a walk over the series in
- * id order in short steps of one transaction that first takes the history file's write lock.
- * Retention range-deletes each series' expired loose rows, then its pages whose period has
- * expired; reads skip the expired buckets of a page reaching past the cutoff (the tier's expired
- * mark). Packing turns the loose rows of every period that ended by the cutoff into pages
- * (rollup-pages.ts). Both store the hours and days (stored-merges.ts) of the 10-minute buckets
- * they remove or pack first; a pass that finds nothing new costs one seek per series.
+ * The upkeep steps of the SQLite history: retention and packing, in short steps of one
+ * transaction that first takes the history file's write lock. Rows and pages are keyed time first:
+ * retention deletes the oldest ones below the cutoff in key order, storing the hours and days
+ * of 10-minute ones first (stored-merges.ts), then the pages whose period has expired, also in key
+ * order; reads skip the expired buckets of a page reaching past the cutoff (the tier's expired
+ * mark, raised by each step). Packing reads the settled loose rows back a range of series at a
+ * time into pages (rollup-pages.ts), storing the day of a 10-minute page first; a pass that
+ * finds none costs a seek.
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import type { CompactionStep, HistoryStore } from '../history-store.ts';
-import { expirePages, packPeriod } from './rollup-pages.ts';
+import { expirePages, packSeriesRange } from './rollup-pages.ts';
 import { PAGE_BUCKETS } from './page-format.ts';
+import type { MergedTier } from './history-scan.ts';
 import type { RollupStatements } from './rollup-statements.ts';
 import type { StoreRollups } from './store-rollups.ts';
 import { storeMergesOf } from './stored-merges.ts';
 
-/** Series examined per step at most (bounds a step that finds little to do). */
-const SERIES_PER_STEP = 2_000;
-
+type Cursor = string | null;
 type Upkeep = Pick<Required<HistoryStore>, 'deleteRollupsBefore' | 'packBefore'>;
 type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 
 /**
- * Works on one series, about `limit` buckets at most; returns the buckets deleted or packed, and
- * whether the series is finished (if not, the step ends and the next resumes at it).
+ * Deletes the oldest loose rows below `cutoff`, at most `limit`, in key order; stores the
+ * merges of 10-minute ones first. Returns the rows deleted.
  */
-type SeriesWork = (series: number, limit: number) => { changed: number; finished: boolean };
-
-/** One step over the series from `cursor`; returns the buckets changed and the next cursor. */
-function walkSeries(all: RollupStatements, cursor: string | null, max: number, work: SeriesWork) {
-  let changed = 0;
-  const ids = all.seriesFrom.all(Number(cursor ?? 0), SERIES_PER_STEP).map((row) => row[0]);
-  for (const id of ids) {
-    const step = work(id, max - changed);
-    changed += step.changed;
-    if (!step.finished) return { changed, next: `${id}` };
-    if (changed >= max) return { changed, next: `${id + 1}` };
-  }
-  const last = ids[ids.length - 1];
-  const done = ids.length < SERIES_PER_STEP || last === undefined;
-  return { changed, next: done ? null : `${last + 1}` };
+function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: number): number {
+  const rows = all.tiers[tier].expiredRows.before.all(cutoff, limit);
+  const firsts = new Map<number, number>();
+  for (const [bucket, series] of rows) if (!firsts.has(series)) firsts.set(series, bucket);
+  if (tier === '10m')
+    for (const [series, first] of firsts) storeMergesOf(all, series, first, cutoff);
+  const [bucket, series] = rows[rows.length - 1] ?? [-1, -1];
+  return rows.length && all.tiers[tier].expiredRows.through.run(bucket, series).changes;
 }
 
-/** Deletes a series' buckets below `cutoff`, rows then pages (10m ones' merges stored first). */
-const deleteSome =
-  (all: RollupStatements, tier: Tier, cutoff: number): SeriesWork =>
-  (series, limit) => {
-    const statements = all.tiers[tier];
-    const tens = tier === '10m';
-    const beyond = statements.expiredAt.get(series, cutoff, limit);
-    const bound = beyond ? beyond.bucket : cutoff;
-    const first = tens ? statements.firstBefore.get(series, bound) : undefined;
-    if (first !== undefined) storeMergesOf(all, series, first, bound);
-    const rows = statements.deleteRows.run(series, 0, bound).changes;
-    if (beyond) return { changed: rows, finished: false };
-    const width = PAGE_BUCKETS[tier];
-    const storeMerges = tens
-      ? (period: number) => storeMergesOf(all, series, period * width, (period + 1) * width)
-      : undefined;
-    const pages = expirePages(statements, tier, series, cutoff, limit - rows, storeMerges);
-    return { changed: rows + pages.deleted, finished: !pages.more };
-  };
+/** Stores the hours or days (`tiers`) of a series' 10-minute day not stored yet. */
+const storeMerges =
+  (all: RollupStatements, tiers?: MergedTier[]) => (series: number, period: number) =>
+    storeMergesOf(all, series, period * DAY_BUCKETS, (period + 1) * DAY_BUCKETS, tiers);
+const DAY_BUCKETS = PAGE_BUCKETS['10m'];
 
-/** Packs a series' loose rows of periods that end by `cutoff`; stores the day of 10m ones first. */
-const packSome =
-  (all: RollupStatements, tier: Tier, cutoff: number): SeriesWork =>
-  (series, limit) => {
-    const statements = all.tiers[tier];
-    const width = PAGE_BUCKETS[tier];
-    const end = Math.floor(cutoff / width) * width;
-    let packed = 0;
-    for (;;) {
-      const first = statements.firstBefore.get(series, end);
-      const finished = first === undefined;
-      if (finished || packed >= limit) return { changed: packed, finished };
-      if (tier === '10m') storeMergesOf(all, series, first, first + 1, ['1d']);
-      packed += packPeriod(statements, tier, series, Math.floor(first / width));
-    }
-  };
+/** One retention step: loose rows below the cutoff, then pages, oldest first (time first). */
+function deleteSome(all: RollupStatements, tier: Tier, cutoff: number, _: Cursor, max: number) {
+  all.raiseExpired.run(tier, cutoff);
+  const loose = deleteLoose(all, tier, cutoff, max);
+  if (loose >= max) return { changed: loose, next: '' };
+  const beforeExpiry = tier === '10m' ? storeMerges(all) : undefined;
+  const pages = expirePages(all.tiers[tier], tier, cutoff, max - loose, beforeExpiry);
+  return { changed: loose + pages.deleted, next: pages.more ? '' : null };
+}
+
+/**
+ * One packing step: the loose rows of periods that end by `cutoff`, for `max` / 16 series (a
+ * range read per bucket, so the delete rewrites few leaves at the range's edges; fewer series
+ * rewrote each leaf several times: 3.0 GB against 0.8 GB for a day of 100,000 series, measured
+ * with 34 and 300). Returns the rows packed.
+ */
+function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cursor, max: number) {
+  const width = PAGE_BUCKETS[tier];
+  const to = Math.floor(cutoff / width) * width;
+  const from = all.tiers[tier].lowestBucket.get()!;
+  const series = Number(cursor ?? 0);
+  if (from === null || from >= to || series > all.lastSeries.get()!)
+    return { changed: 0, next: null };
+  const last = series + Math.ceil(max / 16);
+  const range = { series, last, from, to };
+  const beforePack = tier === '10m' ? storeMerges(all, ['1d']) : undefined;
+  return { changed: packSeriesRange(all.tiers[tier], tier, range, beforePack), next: `${last}` };
+}
 
 export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep {
-  const inTransaction = db.transaction((body: () => ReturnType<typeof walkSeries>) => {
+  const inTransaction = db.transaction((body: () => ReturnType<typeof packSome>) => {
     ready().statements.lockHistory.run();
     return body();
   });
 
-  /** `prepare` runs first inside each step's transaction. */
   const step =
-    (work: typeof deleteSome, prepare?: (tier: Tier, cutoff: number) => void) =>
-    async (tier: Tier, beforeMs: number, options: { cursor: string | null; maxRows: number }) => {
+    (work: typeof packSome) =>
+    async (tier: Tier, beforeMs: number, options: { cursor: Cursor; maxRows: number }) => {
       await ready().flushBefore(beforeMs);
       const { statements } = ready();
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
       const maxRows = Math.max(1, options.maxRows);
-      const result = inTransaction(() => {
-        prepare?.(tier, cutoff);
-        return walkSeries(statements, options.cursor, maxRows, work(statements, tier, cutoff));
-      });
+      const result = inTransaction(() => work(statements, tier, cutoff, options.cursor, maxRows));
       return { deleted: result.changed, cursor: result.next } satisfies CompactionStep;
     };
 
-  const raiseExpired = (tier: Tier, cutoff: number) =>
-    void ready().statements.raiseExpired.run(tier, cutoff);
-  return { deleteRollupsBefore: step(deleteSome, raiseExpired), packBefore: step(packSome) };
+  return { deleteRollupsBefore: step(deleteSome), packBefore: step(packSome) };
 }

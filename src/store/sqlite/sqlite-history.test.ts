@@ -220,19 +220,24 @@ describe('sqlite history', () => {
     await store.close();
   });
 
-  test('range reads and retention deletes seek the primary key', async () => {
+  test('range reads, packing and retention deletes seek the time-first primary key', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
-    const plan = (sql: string) => queryPlan(store.db, sql.replaceAll('?', '1'));
+    const plan = (sql: string) => queryPlan(store.db, sql.replaceAll(/\?|@\w+/g, '1'));
     const statements = prepareRollupStatements(store.db);
     for (const tier of TIERS) {
-      const read = plan(statements.tiers[tier].selectRange('ask,bid,sales').source);
+      const loose = statements.tiers[tier];
+      const read = plan(loose.selectRange('ask,bid,sales').source);
       assert.match(read, /CO-ROUTINE/);
-      assert.match(read, /SEARCH .* USING PRIMARY KEY \(series=\? AND bucket>\? AND bucket<\?\)/);
+      assert.match(read, /SEARCH .* USING PRIMARY KEY \(bucket=\? AND series=\?\)/);
       assert.doesNotMatch(read, /TEMP B-TREE/);
+      for (const perSeriesRange of [loose.selectSeriesRange, loose.deleteSeriesRange]) {
+        const bucketSeeks = /USING PRIMARY KEY \(bucket=\? AND series>\? AND series<\?\)/;
+        assert.match(plan(perSeriesRange.source), bucketSeeks);
+      }
       assert.match(
-        plan(`DELETE FROM history.rollups_${tier} WHERE series = 1 AND bucket < 9`),
-        /USING PRIMARY KEY/,
+        plan(loose.expiredRows.through.source),
+        /USING PRIMARY KEY \(\(bucket,series\)<\(/,
       );
     }
     await store.close();

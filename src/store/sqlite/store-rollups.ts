@@ -129,6 +129,7 @@ export function openStoreRollups(
       more = changed.length >= ROWS_PER_FOLD;
       entry = statements.journalAfter.get(through);
     }
+    changed.sort((a, b) => a.bucket - b.bucket || a.series - b.series); // appended in key order
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
       writeRow(statements.tiers[row.tier], row, row.dirty);

@@ -1,0 +1,113 @@
+/**
+ * fold-writes: bytes the SQLite history writes (`wchar` of /proc/self/io: every byte passed to
+ * write/pwrite, WAL frames and checkpoints alike) for the folds of closed 10-minute buckets and
+ * for packing the settled day, at realistic scale: 100,000 series (20,000 items × 4 markets
+ * plus their aggregates), a day already holding 5 hours of 10-minute rows, then 6 buckets
+ * ingested and folded one by one, then the day packed. The same code runs twice in one process,
+ * once with the loose rows keyed time first (the layout) and once with the tables recreated
+ * keyed (series, bucket), as every layout before issue 31's time-first rows kept them.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { manualClock, MINUTE } from '../src/domain/clock.ts';
+import type { MarketId } from '../src/domain/markets.ts';
+import type { SideSnapshot } from '../src/domain/quote.ts';
+import { compactHistory } from '../src/store/history-compaction.ts';
+import { TIERS } from '../src/pricing/rollup-buckets.ts';
+import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
+import { ratio } from './harness.ts';
+import { KEEP_ALL } from './history-data.ts';
+
+const ITEMS = 20_000;
+const MARKETS: MarketId[] = ['skinport', 'csfloat', 'buff163', 'steamcommunity'];
+const WARM_BUCKETS = 30;
+const MEASURED_BUCKETS = 4;
+const TEN = 10 * MINUTE;
+/** 20:00 UTC: the day's buckets before it are copies of its rows. */
+const FIRST = Date.parse('2026-11-19T20:00:00Z');
+
+const wchar = () => Number(/wchar:\s+(\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);
+const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+
+function fetchOf(market: MarketId, at: number, round: number): SideSnapshot[] {
+  return Array.from({ length: ITEMS }, (_, item) => ({
+    game: 'cs2',
+    itemId: `item-${item}`,
+    market,
+    side: 'ask',
+    levels: [{ price: 1000 + ((item * 7 + round * 13) % 500), quantity: 1, orders: null }],
+    listingCount: 1 + (item % 9),
+    totalQuantity: 1,
+    fetchedAt: at,
+    ingestedAt: at,
+    sourceUpdatedAt: null,
+    sourceTimeKind: null,
+    originalCurrency: 'USD',
+  }));
+}
+
+const SERIES_FIRST = (tier: string) => `DROP TABLE history.rollups_${tier};
+  CREATE TABLE history.rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
+    ask BLOB, bid BLOB, sales BLOB, PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID;`;
+
+async function run(layout: 'time-first' | 'series-first') {
+  const dir = mkdtempSync(join(tmpdir(), 'fold-writes-'));
+  const clock = manualClock(FIRST);
+  const store = createSqlitePriceStore({ path: join(dir, 'prices.db'), clock });
+  await store.init();
+  if (layout === 'series-first') store.db.exec(TIERS.map(SERIES_FIRST).join('\n'));
+  const checkpoint = () => store.db.pragma('history.wal_checkpoint(TRUNCATE)');
+  const foldBucket = async (index: number) => {
+    const at = FIRST + index * TEN + MINUTE;
+    clock.set(at);
+    for (const market of MARKETS) {
+      await store.writeBatch({ sides: fetchOf(market, at, index), sales: [], listings: [] });
+    }
+    const before = wchar();
+    const started = performance.now();
+    await store.flushRollups();
+    return { bytes: wchar() - before, ms: performance.now() - started };
+  };
+  await foldBucket(0);
+  const first = Math.floor(FIRST / TEN);
+  for (let back = WARM_BUCKETS; back >= 1; back -= 1) {
+    store.db.exec(`INSERT INTO history.rollups_10m (series, bucket, ask, bid, sales)
+      SELECT series, bucket - ${back}, ask, bid, sales FROM history.rollups_10m WHERE bucket = ${first}`);
+  }
+  checkpoint();
+  let folded = 0;
+  let foldMs = 0;
+  for (let index = 1; index <= MEASURED_BUCKETS; index += 1) {
+    const fold = await foldBucket(index);
+    folded += fold.bytes;
+    foldMs += fold.ms;
+  }
+  let before = wchar();
+  checkpoint();
+  folded += wchar() - before;
+  clock.set(FIRST + 5 * 60 * MINUTE);
+  before = wchar();
+  const started = performance.now();
+  const { packed } = await compactHistory(store, clock.now(), KEEP_ALL);
+  checkpoint();
+  const packing = { bytes: wchar() - before, ms: performance.now() - started };
+  const series = store.db.prepare('SELECT count(*) FROM history_series').pluck().get() as number;
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `fold-writes, ${layout}: ${series} series, ${MEASURED_BUCKETS} closed buckets folded after ${WARM_BUCKETS} of the day: ` +
+      `${mb(folded / MEASURED_BUCKETS)} written per fold (${(foldMs / MEASURED_BUCKETS).toFixed(0)} ms); ` +
+      `packing the day (${packed['10m']} rows): ${mb(packing.bytes)} (${(packing.ms / 1000).toFixed(1)} s)`,
+  );
+  return { folded: folded / MEASURED_BUCKETS, packing: packing.bytes };
+}
+
+export async function benchFoldWrites(): Promise<void> {
+  const timeFirst = await run('time-first');
+  const seriesFirst = await run('series-first');
+  console.log(
+    `fold-writes ratio, time-first vs (series, bucket): folds ${ratio(timeFirst.folded, seriesFirst.folded)}, ` +
+      `packing ${ratio(timeFirst.packing, seriesFirst.packing)}`,
+  );
+}
