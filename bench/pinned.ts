@@ -159,7 +159,8 @@ export function defaultStartArgs(dataDir: string): string[] {
 
 /** A first start builds its named backfill before it listens; slow on a busy shared core. */
 const START_TIMEOUT_MS = 900_000;
-export const METRICS_AND_LISTENING = /metrics on (?<metrics>\S+)[\s\S]*?listening on (?<url>http:\/\/\S+)/;
+export const METRICS_AND_LISTENING =
+  /metrics on (?<metrics>\S+)[\s\S]*?listening on (?<url>http:\/\/\S+)/;
 
 /**
  * The baseline runs alone on core 0 before the server starts. Then the default start with the
