@@ -30,7 +30,7 @@ import { marketPlan } from './market-plan.ts';
 import { createServiceMetrics } from './metrics.ts';
 import { bandToWrite } from './first-backfill.ts';
 import { createSourceIngest } from './source-ingest.ts';
-import { createPriceStore, INGEST_POOL } from './stores.ts';
+import { openIngestStore } from './stores.ts';
 import type { Redis } from 'ioredis';
 
 export interface IngestRole {
@@ -102,16 +102,12 @@ export async function startIngestRole(
     const metricsUrl = metrics ? await metrics.listen() : null;
     if (metrics) closers.add(() => metrics.close());
     const ingestMetrics = metrics?.ingest();
-    const opened = createPriceStore(
+    const { prices: store, history } = await openIngestStore(
       config,
       clock,
-      { onFoldError: (message) => logger.error({ message }, 'rollup fold failed') },
-      INGEST_POOL,
+      (message) => logger.error({ message }, 'rollup fold failed'),
+      closers,
     );
-    const { prices: store, history } = opened;
-    closers.add(() => store.close());
-    await store.init();
-    await opened.warm?.();
     const bus = createRedisChangeBus({
       url: redisUrl,
       prefix: config.redisPrefix,

@@ -9,6 +9,7 @@ import { createSqliteAlertStore } from '../access/alerts/sqlite-alert-store.ts';
 import { createPostgresAccessStore } from '../access/postgres-access-store.ts';
 import { createSqliteAccessStore } from '../access/sqlite-access-store.ts';
 import type { AccessStore } from '../access/access-store.ts';
+import type { Closers } from './closers.ts';
 import { dataPaths, ensureDataDir } from './data-dir.ts';
 import type { StoreConfig } from '../config.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -96,6 +97,23 @@ export function createPriceStore(
   ensureDataDir(paths);
   const store = createSqlitePriceStore({ path: paths.prices, clock, ...folding });
   return { kind: 'sqlite', prices: store, history: store };
+}
+
+/**
+ * Opens the store an ingest loop writes through (both ingest roles): the ingest pool, failed
+ * folds reported to `onFoldError`, initialised and its pool warm; `closers` closes it.
+ */
+export async function openIngestStore(
+  config: StoreConfig,
+  clock: Clock,
+  onFoldError: (message: string) => void,
+  closers: Closers,
+): Promise<OpenedPriceStore> {
+  const opened = createPriceStore(config, clock, { onFoldError }, INGEST_POOL);
+  closers.add(() => opened.prices.close());
+  await opened.prices.init();
+  await opened.warm?.();
+  return opened;
 }
 
 /** Creates (does not init) the access store the configuration names. */

@@ -15,7 +15,7 @@ import { createClosers } from '../closers.ts';
 import { createChangePublisher, type ChangePublisher } from '../change-publisher.ts';
 import { clockFromEnv } from '../offset-clock.ts';
 import { createSourceIngest } from '../source-ingest.ts';
-import { createPriceStore, INGEST_POOL } from '../stores.ts';
+import { openIngestStore } from '../stores.ts';
 import { adoptCatalogData, loadCatalogs } from '../../catalog/load-catalogs.ts';
 import { startLearningWhenLive } from '../schema-runtime.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
@@ -50,16 +50,12 @@ async function run() {
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
   const clock = clockFromEnv();
   const closers = createClosers();
-  const opened = createPriceStore(
+  const { prices: store, history } = await openIngestStore(
     config,
     clock,
-    { onFoldError: (message) => logger.error({ message }, 'rollup fold failed') },
-    INGEST_POOL,
+    (message) => logger.error({ message }, 'rollup fold failed'),
+    closers,
   );
-  const { prices: store, history } = opened;
-  closers.add(() => store.close());
-  await store.init();
-  await opened.warm?.();
   const bus =
     config.redisUrl === null
       ? null
