@@ -3,9 +3,11 @@
  * write/pwrite, WAL frames and checkpoints alike) for the folds of closed 10-minute buckets and
  * for packing the settled day, at realistic scale: 100,000 series (20,000 items × 4 markets
  * plus their aggregates), a day already holding 5 hours of 10-minute rows, then 6 buckets
- * ingested and folded one by one, then the day packed. The same code runs twice in one process,
- * once with the loose rows keyed time first (the layout) and once with the tables recreated
- * keyed (series, bucket), as every layout before issue 31's time-first rows kept them.
+ * ingested and folded one by one, then the day packed. The same code runs three times in one
+ * process: as it is (loose rows in a table per day, keyed time first, dropped once packed); with
+ * each page's rows deleted as it is stored (a trigger), as packing did while loose rows shared
+ * one table; and with the day's table keyed (series, bucket), as every layout before issue 31's
+ * time-first rows kept them.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,6 @@ import { manualClock, MINUTE } from '../src/domain/clock.ts';
 import type { MarketId } from '../src/domain/markets.ts';
 import type { SideSnapshot } from '../src/domain/quote.ts';
 import { compactHistory } from '../src/store/history-compaction.ts';
-import { TIERS } from '../src/pricing/rollup-buckets.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { ratio } from './harness.ts';
 import { KEEP_ALL } from './history-data.ts';
@@ -47,16 +48,28 @@ function fetchOf(market: MarketId, at: number, round: number): SideSnapshot[] {
   }));
 }
 
-const SERIES_FIRST = (tier: string) => `DROP TABLE history.rollups_${tier};
-  CREATE TABLE history.rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
-    ask BLOB, bid BLOB, sales BLOB, PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID;`;
+type Layout = 'table per day' | 'rows deleted when packed' | '(series, bucket)';
+const DAY_TABLE = `history.rollups_10m_${Math.floor(FIRST / TEN / 144)}`;
+const DAY_BUCKETS = Array.from(
+  { length: 144 },
+  (_, at) => Math.floor(FIRST / TEN / 144) * 144 + at,
+);
+const LAYOUTS: Record<Layout, string> = {
+  'table per day': '',
+  'rows deleted when packed': `CREATE TEMP TRIGGER rows_packed AFTER INSERT ON history.pages_10m
+    BEGIN DELETE FROM ${DAY_TABLE} WHERE bucket IN (${DAY_BUCKETS.join(', ')})
+      AND series = new.series; END;`,
+  '(series, bucket)': `CREATE TABLE ${DAY_TABLE} (bucket INTEGER NOT NULL,
+    series INTEGER NOT NULL, ask BLOB, bid BLOB, sales BLOB, PRIMARY KEY (series, bucket))
+    STRICT, WITHOUT ROWID;`,
+};
 
-async function run(layout: 'time-first' | 'series-first') {
+async function run(layout: Layout) {
   const dir = mkdtempSync(join(tmpdir(), 'fold-writes-'));
   const clock = manualClock(FIRST);
   const store = createSqlitePriceStore({ path: join(dir, 'prices.db'), clock });
   await store.init();
-  if (layout === 'series-first') store.db.exec(TIERS.map(SERIES_FIRST).join('\n'));
+  store.db.exec(LAYOUTS[layout]);
   const checkpoint = () => store.db.pragma('history.wal_checkpoint(TRUNCATE)');
   const foldBucket = async (index: number) => {
     const at = FIRST + index * TEN + MINUTE;
@@ -72,8 +85,8 @@ async function run(layout: 'time-first' | 'series-first') {
   await foldBucket(0);
   const first = Math.floor(FIRST / TEN);
   for (let back = WARM_BUCKETS; back >= 1; back -= 1) {
-    store.db.exec(`INSERT INTO history.rollups_10m (series, bucket, ask, bid, sales)
-      SELECT series, bucket - ${back}, ask, bid, sales FROM history.rollups_10m WHERE bucket = ${first}`);
+    store.db.exec(`INSERT INTO ${DAY_TABLE} (series, bucket, ask, bid, sales)
+      SELECT series, bucket - ${back}, ask, bid, sales FROM ${DAY_TABLE} WHERE bucket = ${first}`);
   }
   checkpoint();
   let folded = 0;
@@ -104,10 +117,15 @@ async function run(layout: 'time-first' | 'series-first') {
 }
 
 export async function benchFoldWrites(): Promise<void> {
-  const timeFirst = await run('time-first');
-  const seriesFirst = await run('series-first');
+  const perDay = await run('table per day');
+  const deleted = await run('rows deleted when packed');
   console.log(
-    `fold-writes ratio, time-first vs (series, bucket): folds ${ratio(timeFirst.folded, seriesFirst.folded)}, ` +
-      `packing ${ratio(timeFirst.packing, seriesFirst.packing)}`,
+    `fold-writes ratio, a table per day vs rows deleted when packed (one table): folds ${ratio(perDay.folded, deleted.folded)}, ` +
+      `packing ${ratio(perDay.packing, deleted.packing)}`,
+  );
+  const seriesFirst = await run('(series, bucket)');
+  console.log(
+    `fold-writes ratio, a table per day vs keyed (series, bucket): folds ${ratio(perDay.folded, seriesFirst.folded)}, ` +
+      `packing ${ratio(perDay.packing, seriesFirst.packing)}`,
   );
 }

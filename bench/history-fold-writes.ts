@@ -109,7 +109,7 @@ function storeOpenDays(db: Parameters<typeof prepareRollupStatements>[0], day: n
   const ids = db.prepare('SELECT id FROM history_series').pluck().all() as number[];
   const first = day / TEN;
   db.transaction(() => {
-    statements.lockHistory.run();
+    statements.lockHistory();
     for (const id of ids) storeMergesOf(statements, id, first, first + 144, ['1d']);
   })();
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { applyRetention, DEFAULT_RETENTION } from './retention.ts';
 import { DAY, HOUR, manualClock, MINUTE } from '../domain/clock.ts';
 import { createSqlitePriceStore } from '../store/sqlite/sqlite-price-store.ts';
+import { looseRows } from '../store/sqlite/test-support.ts';
 import type { ListingRecord, SideSnapshot } from '../domain/quote.ts';
 
 function listing(listingId: string, fetchedAt: number): ListingRecord {
@@ -81,7 +82,8 @@ describe('retention', () => {
       const fetchedAt = t0 + bucket * 10 * MINUTE;
       await store.writeBatch({ sides: [quote(fetchedAt)], sales: [], listings: [] });
     }
-    const rows = () => store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
+    const sql = () => `SELECT count(*) FROM ${looseRows(store.db, '10m')}`;
+    const rows = () => store.db.prepare(sql()).pluck().get();
     const series = { game: 'cs2' as const, itemId: 'cs2_a', market: 'csfloat' as const };
     const before = await store.readRollups(series, '10m', t0, t0 + DAY);
     const pages = () => store.db.prepare('SELECT count(*) FROM history.pages_10m').pluck().get();
@@ -98,10 +100,13 @@ describe('retention', () => {
     const clock = manualClock(t0);
     const store = createSqlitePriceStore({ path: ':memory:', clock });
     await store.init();
-    store.db.exec(`CREATE TEMP TABLE row_writes (bucket INTEGER);
-      CREATE TEMP TRIGGER row_inserted AFTER INSERT ON history.rollups_10m
+    const day = `history.rollups_10m_${t0 / DAY}`;
+    store.db.exec(`CREATE TABLE ${day} (bucket INTEGER NOT NULL, series INTEGER NOT NULL,
+        ask BLOB, bid BLOB, sales BLOB, PRIMARY KEY (bucket, series)) STRICT, WITHOUT ROWID;
+      CREATE TEMP TABLE row_writes (bucket INTEGER);
+      CREATE TEMP TRIGGER row_inserted AFTER INSERT ON ${day}
         BEGIN INSERT INTO row_writes VALUES (new.bucket); END;
-      CREATE TEMP TRIGGER row_updated AFTER UPDATE ON history.rollups_10m
+      CREATE TEMP TRIGGER row_updated AFTER UPDATE ON ${day}
         BEGIN INSERT INTO row_writes VALUES (new.bucket); END;`);
     const observe = async (offset: number) => {
       clock.set(t0 + offset);
@@ -138,7 +143,7 @@ describe('retention', () => {
     await store.writeBatch({ sides: [quote(t0 + MINUTE)], sales: [], listings: [] });
     await applyRetention(store, clock.now());
     const open = store.db
-      .prepare('SELECT count(*) FROM history.rollups_10m WHERE bucket = ?')
+      .prepare(`SELECT count(*) FROM ${looseRows(store.db, '10m')} WHERE bucket = ?`)
       .pluck()
       .get(t0 / (10 * MINUTE));
     assert.equal(open, 0, 'the open bucket waits for its boundary');

@@ -22,6 +22,18 @@ function freshFile(): string {
   return path.join(fs.mkdtempSync(path.join(root, 'db-')), 'prices.db');
 }
 
+/** Moves a tier's loose rows (a table per period) into `into`, one table as layouts before. */
+function intoOneTable(old: Database.Database, tier: string, into: string, extra = ''): void {
+  const tables = old
+    .prepare<[], string>(`SELECT name FROM sqlite_master WHERE name GLOB 'rollups_${tier}_*'`)
+    .pluck()
+    .all();
+  for (const name of tables) {
+    old.exec(`INSERT INTO ${into} SELECT series, bucket, ask, bid, sales${extra} FROM ${name};
+      DROP TABLE ${name}`);
+  }
+}
+
 historyStoreContract(
   'sqlite file',
   async () => {
@@ -60,7 +72,7 @@ describe('sqlite history file', () => {
     legacy.close();
     const store = createSqlitePriceStore({ path: file });
     await store.init();
-    const moved = store.db.prepare('SELECT series, bucket, hex(sales) FROM history.rollups_1h');
+    const moved = store.db.prepare(`SELECT series, bucket, hex(sales) FROM history.rollups_1h_0`);
     assert.deepEqual(moved.raw().all(), [[7, 11, '03']]);
     const left = store.db
       .prepare("SELECT count(*) FROM main.sqlite_master WHERE name LIKE 'rollups_%'")
@@ -95,13 +107,12 @@ describe('sqlite history file', () => {
     await first.close();
     const old = new Database(historyPathOf(file));
     for (const tier of TIERS) {
-      old.exec(`DROP TABLE pages_${tier}; ALTER TABLE rollups_${tier} RENAME TO copy;
+      old.exec(`DROP TABLE pages_${tier};
         CREATE TABLE rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
           ask BLOB, bid BLOB, sales BLOB, sale_units INTEGER,
           run INTEGER NOT NULL DEFAULT 1 CHECK (run >= 1),
-          PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID;
-        INSERT INTO rollups_${tier} SELECT series, bucket, ask, bid, sales, NULL, 1 FROM copy;
-        DROP TABLE copy;`);
+          PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID;`);
+      intoOneTable(old, tier, `rollups_${tier}`, ', NULL, 1');
     }
     const first10m = Math.floor(T0 / (10 * MINUTE));
     const equal = old
@@ -122,7 +133,7 @@ describe('sqlite history file', () => {
     await store.init();
     assert.deepEqual(await read(store), expected);
     const columns = store.db.prepare('SELECT name FROM pragma_table_info(?, ?)').pluck();
-    assert.ok(!columns.all('rollups_10m', 'history').includes('run'));
+    assert.deepEqual(columns.all('rollups_10m', 'history'), [], 'moved to a table per period');
     assert.ok(!columns.all('fold_mark', 'history').includes('settled_1h'));
     const { packed } = await compactHistory(store, T0 + 8 * DAY, {});
     assert.deepEqual(packed, { '10m': 6 + 6 + 1, '1h': 0, '1d': 0 }, 'hours are derived');
@@ -130,46 +141,52 @@ describe('sqlite history file', () => {
     await store.close();
   });
 
-  test('rows and pages keyed series first are keyed time first on open, also after a crash mid-way', async () => {
-    const file = freshFile();
-    const first = createSqlitePriceStore({ path: file });
-    await first.init();
-    for (const at of [MINUTE, 11 * MINUTE, DAY + MINUTE, DAY + 21 * MINUTE]) {
-      await first.writeBatch(fetchAt(at));
-      if (at === 11 * MINUTE) await compactHistory(first, T0 + DAY + HOUR, {});
-    }
-    const read = (store: typeof first) =>
-      Promise.all(TIERS.map((tier) => store.readRollups(SERIES.aggregate, tier, 0, T0 + DAY)));
-    const expected = await read(first);
-    await first.close();
-    const old = new Database(historyPathOf(file));
-    for (const tier of TIERS) {
-      old.exec(`ALTER TABLE rollups_${tier} RENAME TO copy;
-        CREATE TABLE rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
-          ask BLOB, bid BLOB, sales BLOB, sale_units INTEGER,
-          PRIMARY KEY (series, bucket)) STRICT, WITHOUT ROWID;
-        INSERT INTO rollups_${tier} SELECT series, bucket, ask, bid, sales, NULL FROM copy;
-        ALTER TABLE pages_${tier} RENAME TO old_pages; CREATE TABLE pages_${tier} (series INTEGER
-          NOT NULL, period INTEGER NOT NULL, data BLOB NOT NULL, UNIQUE (series, period)) STRICT;
-        INSERT INTO pages_${tier} SELECT series, period, data FROM old_pages; DROP TABLE old_pages;`);
-      if (tier === '10m') old.exec(`ALTER TABLE copy RENAME TO time_first_rollups_${tier}`);
-      else old.exec('DROP TABLE copy');
-    }
-    old.close();
-    const store = createSqlitePriceStore({ path: file });
-    await store.init();
-    assert.deepEqual(await read(store), expected);
-    const keys = store.db.prepare("SELECT name FROM pragma_table_info(?, 'history') WHERE pk = 1");
-    for (const tier of TIERS) assert.equal(keys.pluck().get(`rollups_${tier}`), 'bucket');
-    const pages = store.db.prepare("SELECT name FROM pragma_table_info('pages_10m', 'history')");
-    assert.equal(pages.pluck().get(), 'period');
-    assert.equal(store.db.prepare('SELECT count(*) FROM history.pages_10m').pluck().get(), 3);
-    const tables = store.db.prepare(
-      "SELECT name FROM history.sqlite_master WHERE name LIKE 'time%'",
-    );
-    assert.deepEqual(tables.all(), [], 'the copy left by a crash was taken over');
-    await store.close();
-  });
+  for (const key of ['series, bucket', 'bucket, series']) {
+    test(`rows in one table keyed (${key}) move to a table per period on open, also after a crash mid-way`, async () => {
+      const file = freshFile();
+      const first = createSqlitePriceStore({ path: file });
+      await first.init();
+      for (const at of [MINUTE, 11 * MINUTE, DAY + MINUTE, DAY + 21 * MINUTE]) {
+        await first.writeBatch(fetchAt(at));
+        if (at === 11 * MINUTE) await compactHistory(first, T0 + DAY + HOUR, {});
+      }
+      const read = (store: typeof first) =>
+        Promise.all(TIERS.map((tier) => store.readRollups(SERIES.aggregate, tier, 0, T0 + DAY)));
+      const expected = await read(first);
+      await first.close();
+      const old = new Database(historyPathOf(file));
+      for (const tier of TIERS) {
+        old.exec(`CREATE TABLE rollups_${tier} (series INTEGER NOT NULL, bucket INTEGER NOT NULL,
+            ask BLOB, bid BLOB, sales BLOB, sale_units INTEGER,
+            PRIMARY KEY (${key})) STRICT, WITHOUT ROWID;
+          ALTER TABLE pages_${tier} RENAME TO old_pages; CREATE TABLE pages_${tier} (series INTEGER
+            NOT NULL, period INTEGER NOT NULL, data BLOB NOT NULL, UNIQUE (series, period)) STRICT;
+          INSERT INTO pages_${tier} SELECT series, period, data FROM old_pages; DROP TABLE old_pages;`);
+        intoOneTable(old, tier, `rollups_${tier}`, ', NULL');
+        if (tier === '10m')
+          old.exec(`CREATE TABLE time_first_rollups_10m AS SELECT * FROM rollups_10m`);
+      }
+      old.close();
+      const store = createSqlitePriceStore({ path: file });
+      await store.init();
+      assert.deepEqual(await read(store), expected);
+      const keys = store.db.prepare(
+        "SELECT name FROM pragma_table_info(?, 'history') WHERE pk = 1",
+      );
+      const day = Math.floor(T0 / DAY);
+      assert.equal(keys.pluck().get(`rollups_10m_${day + 1}`), 'bucket');
+      assert.equal(keys.pluck().get(`rollups_1d_${Math.floor(day / 64)}`), 'bucket');
+      assert.equal(keys.pluck().get('rollups_10m'), undefined);
+      const pages = store.db.prepare("SELECT name FROM pragma_table_info('pages_10m', 'history')");
+      assert.equal(pages.pluck().get(), 'period');
+      assert.equal(store.db.prepare('SELECT count(*) FROM history.pages_10m').pluck().get(), 3);
+      const tables = store.db.prepare(
+        "SELECT name FROM history.sqlite_master WHERE name LIKE 'time%'",
+      );
+      assert.deepEqual(tables.all(), [], 'the copy left by a crash was taken over');
+      await store.close();
+    });
+  }
 
   test('a history file that folded more than its prices file journaled is refused', async () => {
     const file = freshFile();

@@ -1,18 +1,14 @@
 /**
- * The history file: the rollup tables in a SQLite file of their own beside the prices file
- * (`prices.db` → `prices.history.db`), attached to every store connection as schema `history`,
- * so a fold holds this file's write lock only and never holds up batches committing to the
- * prices file. It records the last journal id folded (fold_mark, in the fold's transaction: an
- * entry is folded once even when a fold dies between the two files' commits) and per tier the
- * highest bucket ever stored (a frontier: no row lies beyond it).
- *
- * Older layouts are converted when attached: the run layout (rows standing for runs of equal
- * buckets, settled and late marks) becomes one row per bucket; then rows and pages keyed series
- * first, as every earlier layout kept them, move to tables keyed time first, as do rollups kept
- * in the prices file before the split (copy, then drop, each committed on its own).
+ * The history file: the rollup tables in a SQLite file beside the prices file (`prices.db` →
+ * `prices.history.db`), attached to every connection as schema `history`, so a fold holds this
+ * file's write lock only, never the prices file's. It records the last journal id folded
+ * (fold_mark, in the fold's transaction: an entry is folded once even when a fold dies between
+ * the two files' commits) and per tier the highest bucket ever stored (no row lies beyond it).
+ * Earlier layouts are converted when attached (moveEarlierLayouts).
  */
 import type Database from 'better-sqlite3';
-import { TIERS } from '../../pricing/rollup-buckets.ts';
+import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { PAGE_BUCKETS } from './page-format.ts';
 
 export const HISTORY_SCHEMA = 'history';
 
@@ -23,30 +19,26 @@ export function historyPathOf(pricesPath: string): string {
   return `${stem}.history.db`;
 }
 
-// Two tables per tier. A series is an item on one market, or the item's cross-market aggregate
-// (history_series, in the prices file); a loose row per (bucket, series) holds the ask, bid and
-// sales sections in the shared rollup codec (NULL when the bucket observed none of that kind);
-// bucket is floor(start / tier width). A page holds the buckets of period
-// floor(bucket / PAGE_BUCKETS) of a series. Both are keyed time first, so a fold's rows of a
-// closing bucket and a packing pass's pages are appended at the B-tree's right edge. Pages are
-// a rowid table: a WITHOUT ROWID table repeats its rows in interior pages and, past about 1 KB,
-// leaves half of each overflow page empty (measured: 4.0 MB on disk for 2.4 MB of pages).
+// Per tier, the pages and a table of loose rows per period. A series is an item on one market
+// or its aggregate (history_series); a loose row per (bucket, series) holds the ask, bid and
+// sales sections in the rollup codec (NULL: none observed), bucket = floor(start / width); a
+// page holds a series' period floor(bucket / PAGE_BUCKETS). Both are keyed time first (appends
+// at the right edge); a packed period's rows go with a DROP TABLE (a DELETE rewrites each leaf
+// it takes rows from). Pages are a rowid table: WITHOUT ROWID repeats rows in interior pages.
 const ROW_COLUMNS = 'series, bucket, ask, bid, sales';
 /** Per kind: the time key, the columns, and the table (keyed time first) under a name. */
 const TABLES = {
   rollups: ['bucket', ROW_COLUMNS, 'ask BLOB, bid BLOB, sales BLOB', ', WITHOUT ROWID'],
   pages: ['period', 'series, period, data', 'data BLOB NOT NULL', ''],
 } as const;
-const create = (kind: keyof typeof TABLES, name: string) => {
+export const createTable = (kind: keyof typeof TABLES, name: string) => {
   const [key, , columns, rowid] = TABLES[kind];
   return `CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.${name} (${key} INTEGER NOT NULL,
     series INTEGER NOT NULL, ${columns}, PRIMARY KEY (${key}, series)) STRICT${rowid};`;
 };
-const rollupTable = (tier: string) =>
-  `${create('rollups', `rollups_${tier}`)}\n${create('pages', `pages_${tier}`)}`;
 
 const schema = `
-${TIERS.map(rollupTable).join('\n')}
+${TIERS.map((tier) => createTable('pages', `pages_${tier}`)).join('\n')}
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.fold_mark (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   journal_id INTEGER NOT NULL,
@@ -67,53 +59,46 @@ function columnsOf(db: Database.Database, table: string, schema = HISTORY_SCHEMA
 }
 
 /**
- * Converts a history file of the run layout: each row standing for a run of buckets becomes one
- * row per bucket (the run's sections repeated; its lastAt is the one its buckets reported),
- * then the run column and the settled and late marks go. The next packing pass packs them.
+ * Loose rows in one table per tier (every layout before tables per period, rollups kept in the
+ * prices file before the split; a row of the run layout stands for a run of equal buckets) are
+ * copied into their periods' tables, pages keyed series first into a table keyed time first;
+ * then the old table is dropped (and the copy renamed). A crash in between copies again.
  */
-function upgradeRuns(db: Database.Database): void {
-  for (const tier of TIERS) {
-    const table = `${HISTORY_SCHEMA}.rollups_${tier}`;
-    if (!columnsOf(db, `rollups_${tier}`).includes('run')) continue;
-    db.exec(`
-      WITH RECURSIVE expanded (${ROW_COLUMNS}, last) AS (
-        SELECT ${ROW_COLUMNS}, bucket + run - 1 FROM ${table} WHERE run > 1
-        UNION ALL
-        SELECT series, bucket + 1, ask, bid, sales, last FROM expanded WHERE bucket < last
-      )
-      INSERT OR IGNORE INTO ${table} (${ROW_COLUMNS}) SELECT ${ROW_COLUMNS} FROM expanded;
-      ALTER TABLE ${table} DROP COLUMN run;`);
+function moveEarlierLayouts(db: Database.Database): void {
+  for (const table of TIERS.flatMap((tier) => [`rollups_${tier}`, `pages_${tier}`])) {
+    for (const schema of ['main', HISTORY_SCHEMA]) {
+      const [kind, tier] = table.split('_') as [keyof typeof TABLES, Tier];
+      const [key, columns] = TABLES[kind];
+      const found = columnsOf(db, table, schema);
+      const copy = kind === 'pages' && schema !== 'main' ? `time_first_${table}` : table;
+      if (found.length === 0 || (copy !== table && found[0] !== 'series')) continue;
+      const from = !found.includes('run')
+        ? `${schema}.${table}`
+        : `(WITH RECURSIVE runs (${ROW_COLUMNS}, last) AS (SELECT ${ROW_COLUMNS}, bucket + run - 1
+          FROM ${schema}.${table} UNION ALL SELECT series, bucket + 1, ask, bid, sales, last
+          FROM runs WHERE bucket < last) SELECT * FROM runs)`;
+      const width = PAGE_BUCKETS[tier];
+      const sql = kind === 'pages' ? 'SELECT 0 WHERE 0' : `SELECT bucket / ${width} FROM ${from}`;
+      const periods = db.prepare<[], number>(`${sql} GROUP BY 1`).pluck().all();
+      const rows = (at: number) => `WHERE bucket BETWEEN ${at * width} AND ${(at + 1) * width - 1}`;
+      const copies = periods.map((at) => [`${table}_${at}`, rows(at)]);
+      if (kind === 'pages') copies.push([copy, '']);
+      db.transaction(() => {
+        for (const [into, where] of copies) {
+          db.exec(`${createTable(kind, into!)} INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.${into}
+            (${columns}) SELECT ${columns} FROM ${from} ${where} ORDER BY ${key}, series`);
+        }
+        if (kind === 'rollups')
+          db.exec(`UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} =
+          max(frontier_${tier}, (SELECT ifnull(max(bucket), -1) FROM ${from}))`);
+      })();
+      const rename = `ALTER TABLE ${HISTORY_SCHEMA}.${copy} RENAME TO ${table}`;
+      db.exec(`BEGIN; DROP TABLE ${schema}.${table}; ${copy === table ? '' : rename};
+        DROP TABLE IF EXISTS ${HISTORY_SCHEMA}.time_first_${table}; COMMIT`);
+    }
   }
   const marks = columnsOf(db, 'fold_mark').filter((name) => /^(settled|late)_/.test(name));
   for (const mark of marks) db.exec(`ALTER TABLE ${HISTORY_SCHEMA}.fold_mark DROP COLUMN ${mark}`);
-}
-
-/**
- * Moves rows and pages of earlier layouts into the time-first tables: rollups kept in the
- * prices file before the split (copied in, then dropped), and tables of the history file keyed
- * series first (copied in key order into a new table, then dropped and the copy renamed in one
- * transaction). A crash after a copy copies again on the next open.
- */
-function keyTimeFirst(db: Database.Database): void {
-  for (const table of TIERS.flatMap((tier) => [`rollups_${tier}`, `pages_${tier}`])) {
-    for (const schema of ['main', HISTORY_SCHEMA]) {
-      const [first] = columnsOf(db, table, schema);
-      if (schema === 'main' ? first === undefined : first !== 'series') continue;
-      const kind = table.startsWith('pages') ? 'pages' : 'rollups';
-      const [key, columns] = TABLES[kind];
-      const [into, tier] = [schema === 'main' ? table : `time_first_${table}`, table.split('_')[1]];
-      const frontier = `UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} = max(frontier_${tier},
-        (SELECT ifnull(max(bucket), -1) FROM ${HISTORY_SCHEMA}.${into}))`;
-      db.transaction(() => {
-        db.exec(create(kind, into));
-        db.exec(`INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.${into} (${columns})
-          SELECT ${columns} FROM ${schema}.${table} ORDER BY ${key}, series`);
-        if (kind === 'rollups') db.exec(frontier);
-      })();
-      const rename = `ALTER TABLE ${HISTORY_SCHEMA}.${into} RENAME TO ${table};`;
-      db.exec(`BEGIN; DROP TABLE ${schema}.${table}; ${schema === 'main' ? '' : rename} COMMIT`);
-    }
-  }
 }
 
 /** Refuses a history file that folded journal ids this prices file never issued. */
@@ -141,10 +126,7 @@ export function attachHistory(
   db.pragma(`${HISTORY_SCHEMA}.synchronous = NORMAL`);
   db.pragma(`${HISTORY_SCHEMA}.cache_size = -${pragmas.cacheKib}`);
   db.pragma(`${HISTORY_SCHEMA}.journal_size_limit = ${pragmas.walSizeLimitBytes}`);
-  db.transaction(() => {
-    db.exec(schema);
-    upgradeRuns(db);
-  })();
-  keyTimeFirst(db);
+  db.exec(schema);
+  moveEarlierLayouts(db);
   checkPairing(db, path);
 }

@@ -1,8 +1,8 @@
 /**
- * The range scans of the SQLite history: a tier's buckets read from its loose rows (one range
- * read) and the pages of its packed periods (rollup-pages.ts), merged in bucket order, and the
- * hours and days, each as stored if it is, else as the merge of its 10-minute buckets. Reads
- * (sqlite-history.ts) and the merges upkeep stores (stored-merges.ts) use them.
+ * The range scans of the SQLite history: a tier's buckets from its periods' pages (rollup-pages)
+ * or else tables of loose rows, in bucket order, and hours and days, as stored or else merged
+ * from 10-minute buckets. For reads (sqlite-history.ts, in a read transaction: packing may drop
+ * a table) and the merges upkeep stores (stored-merges.ts).
  */
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, mergeRow, type RollupRow, type SidePartial } from '../../pricing/rollups.ts';
@@ -104,13 +104,16 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
       else walk();
     }
   };
-  const packed =
-    statements.selectRange(columns.join(',')).get({ series, from, to }) ?? Buffer.alloc(0);
-  for (let at = 0; at < packed.length; at = reader.offset()) {
-    const bucket = packed.readUInt32BE(at);
-    pagesBefore(bucket);
-    reader.begin(packed, at + RANGE_HEADER_BYTES);
-    entry(bucket, packed[at + RANGE_HEADER_BYTES - 1]!);
+  for (const period of statements.loose.periods()) {
+    if (pages.some(([paged]) => paged === period)) continue;
+    const select = statements.loose.of(period * perPage)!.selectRange(columns.join(','));
+    const rows = select.get({ series, from, to });
+    for (let at = 0; rows && at < rows.length; at = reader.offset()) {
+      const bucket = rows.readUInt32BE(at);
+      pagesBefore(bucket);
+      reader.begin(rows, at + RANGE_HEADER_BYTES);
+      entry(bucket, rows[at + RANGE_HEADER_BYTES - 1]!);
+    }
   }
   pagesBefore(Number.MAX_SAFE_INTEGER);
 }

@@ -1,17 +1,13 @@
 /**
- * Pages: how the SQLite history stores a closed period compactly. Buckets live as loose rows
- * (one per series and bucket, rollups_<tier>) while live ingest may still write them; once a
- * period (PAGE_BUCKETS buckets: a UTC day of 10-minute buckets, a week of hours, 64 days) has
- * settled, the upkeep pass packs its rows into ONE deflated page (pages_<tier>) per series.
- * A series' period is either a page or loose rows, never both: a fold that writes into a
+ * Pages: a settled period (PAGE_BUCKETS buckets: a UTC day of 10-minute buckets, a week of
+ * hours, 64 days) of a series' loose rows packed into ONE deflated page (pages_<tier>); the
+ * period's table of rows is then dropped. A page wins over rows: a fold that writes into a
  * packed period (late data, an import of the past) first unpacks it back into rows.
  *
- * A page, before deflate, holds its present buckets oldest first, each as a varint gap (buckets
- * skipped since the previous one), a SECTION_BITS byte and the bucket's sections in the rollup
- * codec, back to back. It is stored deflated, either as is or, behind COLUMNS_MARK, in its
- * column form (page-columns.ts), whichever is smaller: columns win on pages of moving prices,
- * rows on small pages of held ones. A column form is only kept once it has given back the very
- * same body.
+ * A page, before deflate, holds its buckets oldest first, each as a varint gap (buckets skipped
+ * since the previous one), a SECTION_BITS byte and its sections in the rollup codec. It is
+ * stored deflated as is or, behind COLUMNS_MARK, in its column form (page-columns.ts), whichever
+ * is smaller and, for columns, only once they gave back the very same body.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Tier } from '../../pricing/rollup-buckets.ts';
@@ -119,7 +115,8 @@ export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageE
 
 /**
  * Turns the page of the period holding `bucket` back into loose rows (a fold is about to write
- * into it), if it is still packed. Call inside a write transaction.
+ * into it), if it is still packed, with a marker row (bucket -1) that has the packing pass pack
+ * the series again before it drops the period's rows. Call inside a write transaction.
  */
 export function unpackPage(
   statements: TierStatements,
@@ -130,17 +127,18 @@ export function unpackPage(
   const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
   const [found] = statements.selectPages.all({ series, from: period, to: period + 1 });
   if (found === undefined) return;
-  const page = found[1];
-  for (const [bucket, ask, bid, sales] of pageEntries(tier, period, page)) {
-    statements.upsertRow.run(series, bucket, ask, bid, sales);
+  const rows = statements.loose.of(bucket, true)!;
+  for (const [bucket, ask, bid, sales] of pageEntries(tier, period, found[1])) {
+    rows.upsertRow.run(series, bucket, ask, bid, sales);
   }
+  rows.upsertRow.run(series, -1, null, null, null);
   statements.deletePage.run(series, period);
 }
 
 /**
- * Packs the loose rows of series [series, last) in buckets [from, to) (whole periods) into one
- * page per series and period (`beforePack` runs first for each), and deletes them; returns the
- * rows packed.
+ * Packs the loose rows of series [series, last) in buckets [from, to) (one period) into one
+ * page per series (`beforePack` runs first for each); returns the rows packed. The rows stay
+ * until the period's table is dropped: a page wins over them.
  */
 export function packSeriesRange(
   statements: TierStatements,
@@ -148,16 +146,15 @@ export function packSeriesRange(
   range: SeriesRange,
   beforePack?: (series: number, period: number) => void,
 ): number {
-  const rows = statements.selectSeriesRange.all(range);
+  const rows = statements.loose.of(range.from)!.selectSeriesRange.all(range);
   const periodOf = (at: number) => Math.floor(rows[at]![1] / PAGE_BUCKETS[tier]);
   for (let at = 0, end = 0; at < rows.length; at = end) {
     const [series] = rows[at]!;
-    while (end < rows.length && rows[end]![0] === series && periodOf(end) === periodOf(at)) end++;
+    while (end < rows.length && rows[end]![0] === series) end++;
     const entries = rows.slice(at, end).map(([, ...entry]) => entry);
     beforePack?.(series, periodOf(at));
     statements.insertPage.run(series, periodOf(at), encodePage(tier, periodOf(at), entries));
   }
-  statements.deleteSeriesRange.run(range);
   return rows.length;
 }
 

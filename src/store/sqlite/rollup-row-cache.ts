@@ -1,11 +1,7 @@
 /**
- * The decoded rollup rows of one fold transaction, so the journal entries of a period that keep
- * hitting the same buckets neither re-read nor re-decode them. Each transaction starts empty
- * and lets its rows go when it ends (a decoded row is about 650 bytes of heap, issue 26): a fold
- * runs once per 10-minute period (store-rollups.ts), so rows kept from the last one would
- * mostly be of a closed bucket, and another connection may have rewritten them since.
- * Rows are only read inside a fold's transaction, to be written: a bucket of a packed period
- * has its page unpacked back into loose rows first (rollup-pages.ts).
+ * The decoded rollup rows of one fold transaction, so journal entries hitting the same buckets
+ * neither re-read nor re-decode them; each transaction starts empty (a decoded row is about 650
+ * bytes of heap). Rows are read to be written: a packed period is unpacked first (rollup-pages).
  */
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
@@ -45,7 +41,7 @@ export function writeRow(to: TierStatements, { series, bucket, row }: RowAt, sec
   const ask = wants('ask') && row.ask ? encodeSideTransient('ask', row.ask, row.start) : null;
   const bid = wants('bid') && row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
   const sales = wants('sales') && row.sales ? encodeSalesTransient(row.sales) : null;
-  to.upsertRow.run(series, bucket, ask, bid, sales);
+  to.loose.of(bucket, true)!.upsertRow.run(series, bucket, ask, bid, sales);
 }
 
 function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
@@ -60,11 +56,8 @@ function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
 export class RollupRowCache {
   private rows = emptyTable();
 
-  /**
-   * Per tier, the highest bucket any row was ever stored with (store-rollups.ts keeps it): a
-   * bucket of a later period has no row nor page, so reading one is skipped (most misses are
-   * such new buckets). A later bucket of the frontier's period may still lie in a packed page.
-   */
+  /** Per tier, the highest bucket ever stored (store-rollups.ts): no row nor page lies in a
+   * later period, so most misses (new buckets) read nothing. */
   readonly frontier: Record<Tier, number> = { '10m': -1, '1h': -1, '1d': -1 };
 
   constructor(private readonly statements: RollupStatements) {}
@@ -92,7 +85,7 @@ export class RollupRowCache {
     const periodOf = (index: number) => Math.floor(index / PAGE_BUCKETS[tier]);
     if (periodOf(bucket) <= periodOf(this.frontier[tier])) {
       unpackPage(statements, tier, series, bucket);
-      found = statements.selectRow.get(series, bucket);
+      found = statements.loose.of(bucket)?.selectRow.get(series, bucket);
     }
     const row = found ? decodeRow(start, found) : emptyRow(start);
     const cached = { tier, series, bucket, row, dirty: 0, stored: found !== undefined };

@@ -6,18 +6,15 @@
  */
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
-import { HISTORY_SCHEMA } from './history-file.ts';
-import { SECTION_BITS } from './page-format.ts';
+import { createTable, HISTORY_SCHEMA } from './history-file.ts';
+import { PAGE_BUCKETS, SECTION_BITS } from './page-format.ts';
 
 /** Bytes before each row's sections in a range read: bucket (u32 BE), SECTION_BITS byte. */
 export const RANGE_HEADER_BYTES = 5;
 type Blob = Buffer | null;
 export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
-/**
- * The keys (buckets or periods) in [@from, @to) that `table` may hold, between its lowest and
- * highest, oldest first: a series' read seeks each (key, series) of a time-first table.
- */
+/** The keys in [@from, @to) between `table`'s lowest and highest, oldest first, to seek. */
 const keysOf = (table: string, key: string) => `WITH RECURSIVE
   r (lo, hi) AS (SELECT max(@from, (SELECT min(${key}) FROM ${table})),
     min(@to, (SELECT max(${key}) FROM ${table}) + 1)),
@@ -26,11 +23,9 @@ export type KeyRange = { series: number; from: number; to: number };
 export type SeriesRange = KeyRange & { last: number };
 
 /**
- * Range read of the given sections (a subset of ask, bid, sales) as ONE blob, oldest bucket
- * first: per row RANGE_HEADER_BYTES of header, then those sections' bytes back to back.
- * better-sqlite3 makes a fresh Buffer for every BLOB value it returns; at a few thousand rows
- * that cost more than the read itself, so the rows are concatenated in SQL. The subquery seeks
- * the primary key once per bucket in order (a co-routine, no sort), and the reader checks that
+ * Range read of some sections as ONE blob, oldest bucket first: per row RANGE_HEADER_BYTES of
+ * header, then the sections' bytes (better-sqlite3 allocates a Buffer per BLOB returned, which
+ * cost more than the read). It seeks the key once per bucket in order; the reader checks that
  * the buckets ascend.
  */
 function rangeStatement(db: Database.Database, table: string) {
@@ -48,17 +43,12 @@ function rangeStatement(db: Database.Database, table: string) {
       )
       .pluck();
   };
-  return (columns: string) => {
-    let statement = prepared.get(columns);
-    if (!statement) prepared.set(columns, (statement = prepare(columns)));
-    return statement;
-  };
+  return (columns: string) =>
+    prepared.get(columns) ?? prepared.set(columns, prepare(columns)).get(columns)!;
 }
 
-/**
- * The oldest entries of a time-first table below a key, in key order (binds the key and a
- * limit), and the delete of every entry up to one (binds its key and series).
- */
+/** A time-first table's oldest entries below a key (binds it and a limit), and the delete
+ * of every entry up to one (binds its key and series). */
 function oldest<Row extends unknown[]>(db: Database.Database, table: string, key: string) {
   const data = key === 'period' ? ', data' : '';
   const where = `FROM ${table} WHERE ${key} < ? ORDER BY ${key}, series LIMIT ?`;
@@ -78,8 +68,9 @@ function pageStatements(db: Database.Database, tier: Tier) {
          ON period = k AND series = @series`,
       )
       .raw(),
+    /** Replaces a page packed before (a pass that died before its period's rows were dropped). */
     insertPage: db.prepare<[number, number, Buffer]>(
-      `INSERT INTO ${table} (series, period, data) VALUES (?, ?, ?)`,
+      `INSERT OR REPLACE INTO ${table} (series, period, data) VALUES (?, ?, ?)`,
     ),
     deletePage: db.prepare<[number, number]>(
       `DELETE FROM ${table} WHERE series = ? AND period = ?`,
@@ -87,8 +78,9 @@ function pageStatements(db: Database.Database, tier: Tier) {
     expiredPages: oldest<[period: number, series: number, data: Buffer]>(db, table, 'period'),
   };
 }
-function tierStatements(db: Database.Database, tier: Tier) {
-  const table = `${HISTORY_SCHEMA}.rollups_${tier}`;
+
+/** The statements of one period's table of loose rows. */
+function rowStatements(db: Database.Database, table: string) {
   return {
     /** NULL sections leave the stored ones alone (a section, once there, is never removed). */
     upsertRow: db.prepare<[number, number, Blob, Blob, Blob]>(`
@@ -96,13 +88,11 @@ function tierStatements(db: Database.Database, tier: Tier) {
       ON CONFLICT (bucket, series) DO UPDATE SET ask = coalesce(excluded.ask, ask),
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales)`),
     selectRange: rangeStatement(db, table),
-    /** Binds (series, bucket). */
     selectRow: db
       .prepare<[number, number], RowOfPeriod>(
         `SELECT bucket, ask, bid, sales FROM ${table} WHERE series = ? AND bucket = ?`,
       )
       .raw(),
-    lowestBucket: db.prepare<[], number | null>(`SELECT min(bucket) FROM ${table}`).pluck(),
     /** The rows of series [@series, @last) in buckets [@from, @to), by series then bucket. */
     selectSeriesRange: db
       .prepare<[SeriesRange], [number, ...RowOfPeriod]>(
@@ -110,22 +100,53 @@ function tierStatements(db: Database.Database, tier: Tier) {
          ON bucket = k AND series >= @series AND series < @last ORDER BY series, bucket`,
       )
       .raw(),
-    deleteSeriesRange: db.prepare<[SeriesRange]>(
-      `${keysOf(table, 'bucket')} DELETE FROM ${table}
-       WHERE bucket IN (SELECT k FROM b) AND series >= @series AND series < @last`,
-    ),
     expiredRows: oldest<[bucket: number, series: number]>(db, table, 'bucket'),
-    ...pageStatements(db, tier),
   };
 }
+
+/**
+ * A tier's loose rows, a table per period: the periods that have one, oldest first (listed again
+ * if the schema changed, by lockHistory and by reads), and the statements of a bucket's period's
+ * table, created when `create`.
+ */
+function looseTables(db: Database.Database, tier: Tier) {
+  const prefix = `rollups_${tier}_`;
+  const version = db.prepare<[], number>(`PRAGMA ${HISTORY_SCHEMA}.schema_version`).pluck();
+  const list = db.prepare<[], number>(`SELECT CAST(substr(name, ${prefix.length + 1}) AS INTEGER)
+    FROM ${HISTORY_SCHEMA}.sqlite_schema WHERE name GLOB '${prefix}*' ORDER BY 1`);
+  const tables = new Map<number, ReturnType<typeof rowStatements>>();
+  let [seen, periods] = [-1, [] as number[]];
+  const loose = {
+    periods(): readonly number[] {
+      if (version.get() === seen) return periods;
+      [seen, periods] = [version.get()!, list.pluck().all()];
+      for (const period of tables.keys()) if (!periods.includes(period)) tables.delete(period);
+      return periods;
+    },
+    of(bucket: number, create = false) {
+      const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
+      if (tables.has(period) || !(create || periods.includes(period))) return tables.get(period);
+      if (create) db.exec(createTable('rollups', prefix + period));
+      tables.set(period, rowStatements(db, `${HISTORY_SCHEMA}.${prefix}${period}`));
+      return (loose.periods(), tables.get(period));
+    },
+    drop: (period: number) =>
+      void (tables.delete(period), db.exec(`DROP TABLE ${HISTORY_SCHEMA}.${prefix}${period}`)),
+  };
+  return loose;
+}
+
+const tierStatements = (db: Database.Database, tier: Tier) => ({
+  loose: looseTables(db, tier),
+  ...pageStatements(db, tier),
+});
 
 export type TierStatements = ReturnType<typeof tierStatements>;
 
 export function prepareRollupStatements(db: Database.Database) {
-  const tiers = Object.fromEntries(TIERS.map((tier) => [tier, tierStatements(db, tier)])) as Record<
-    Tier,
-    TierStatements
-  >;
+  const [tenMinutes, hours, days] = TIERS.map((tier) => tierStatements(db, tier));
+  const tiers: Record<Tier, TierStatements> = { '10m': tenMinutes!, '1h': hours!, '1d': days! };
+  const lock = db.prepare(`UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = journal_id`);
   return {
     tiers,
     findSeries: db.prepare<[string, string, string], { id: number }>(
@@ -162,14 +183,11 @@ export function prepareRollupStatements(db: Database.Database) {
          ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')}
        WHERE id = 1`,
     ),
-    /**
-     * A write that changes nothing: as a transaction's first statement it takes the history
-     * file's write lock before anything is read (a read first could not upgrade once another
-     * connection had written).
-     */
-    lockHistory: db.prepare(
-      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = journal_id WHERE id = 1`,
-    ),
+    /** First in a write transaction: the history file's write lock, then the loose tables. */
+    lockHistory: () => {
+      lock.run();
+      for (const tier of TIERS) tiers[tier].loose.periods();
+    },
     readExpired: db
       .prepare<[string], number>(`SELECT bucket FROM ${HISTORY_SCHEMA}.expired WHERE tier = ?`)
       .pluck(),

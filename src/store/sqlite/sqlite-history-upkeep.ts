@@ -1,12 +1,10 @@
 /**
- * The upkeep steps of the SQLite history: retention and packing, in short steps of one
- * transaction that first takes the history file's write lock. Rows and pages are keyed time first:
- * retention deletes the oldest ones below the cutoff in key order, storing the hours and days
- * of 10-minute ones first (stored-merges.ts), then the pages whose period has expired, also in key
- * order; reads skip the expired buckets of a page reaching past the cutoff (the tier's expired
- * mark, raised by each step). Packing reads the settled loose rows back a range of series at a
- * time into pages (rollup-pages.ts), storing the day of a 10-minute page first; a pass that
- * finds none costs a seek.
+ * The upkeep steps of the SQLite history, each one transaction holding the history file's write
+ * lock. Retention deletes the oldest rows below the cutoff (storing the hours and days of
+ * 10-minute ones first, stored-merges.ts), then expired pages, in key order (time first); reads
+ * skip expired buckets of a page reaching past the cutoff (the tier's expired mark). Packing
+ * reads a settled period's rows a range of series at a time into pages (rollup-pages.ts),
+ * storing the day of a 10-minute page first, then drops the period's table.
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -23,17 +21,24 @@ type Upkeep = Pick<Required<HistoryStore>, 'deleteRollupsBefore' | 'packBefore'>
 type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 
 /**
- * Deletes the oldest loose rows below `cutoff`, at most `limit`, in key order; stores the
- * merges of 10-minute ones first. Returns the rows deleted.
+ * Deletes the oldest loose rows below `cutoff`, at most `limit`, in key order (a period's table
+ * whole once they all are); stores the merges of 10-minute ones first. Returns the rows deleted.
  */
 function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: number): number {
-  const rows = all.tiers[tier].expiredRows.before.all(cutoff, limit);
+  const [{ loose }, width] = [all.tiers[tier], PAGE_BUCKETS[tier]];
+  const [period = Infinity] = loose.periods();
+  const rows =
+    period * width < cutoff ? loose.of(period * width)!.expiredRows.before.all(cutoff, limit) : [];
   const firsts = new Map<number, number>();
   for (const [bucket, series] of rows) if (!firsts.has(series)) firsts.set(series, bucket);
   if (tier === '10m')
     for (const [series, first] of firsts) storeMergesOf(all, series, first, cutoff);
+  if (rows.length < limit && (period + 1) * width <= cutoff) {
+    loose.drop(period);
+    return rows.length + deleteLoose(all, tier, cutoff, limit - rows.length);
+  }
   const [bucket, series] = rows[rows.length - 1] ?? [-1, -1];
-  return rows.length && all.tiers[tier].expiredRows.through.run(bucket, series).changes;
+  return rows.length && loose.of(period * width)!.expiredRows.through.run(bucket, series).changes;
 }
 
 /** Stores the hours or days (`tiers`) of a series' 10-minute day not stored yet. */
@@ -53,27 +58,32 @@ function deleteSome(all: RollupStatements, tier: Tier, cutoff: number, _: Cursor
 }
 
 /**
- * One packing step: the loose rows of periods that end by `cutoff`, for `max` / 16 series (a
- * range read per bucket, so the delete rewrites few leaves at the range's edges; fewer series
- * rewrote each leaf several times: 3.0 GB against 0.8 GB for a day of 100,000 series, measured
- * with 34 and 300). Returns the rows packed.
+ * One packing step: the loose rows of the oldest period that ends by `cutoff`, for `max` / 16
+ * series; past the last one, it packs series added or unpacked (late data) since and drops the
+ * period's table. Returns the rows packed.
  */
 function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cursor, max: number) {
-  const width = PAGE_BUCKETS[tier];
-  const to = Math.floor(cutoff / width) * width;
-  const from = all.tiers[tier].lowestBucket.get()!;
-  const series = Number(cursor ?? 0);
-  if (from === null || from >= to || series > all.lastSeries.get()!)
-    return { changed: 0, next: null };
-  const last = series + Math.ceil(max / 16);
-  const range = { series, last, from, to };
+  const [{ loose }, width] = [all.tiers[tier], PAGE_BUCKETS[tier]];
+  const [period = Infinity] = loose.periods();
+  if ((period + 1) * width > cutoff) return { changed: 0, next: null };
+  const [at, next = 0] = (cursor ?? '-1').split(':').map(Number);
+  const [series, first] = [at === period ? next : 0, period * width];
   const beforePack = tier === '10m' ? storeMerges(all, ['1d']) : undefined;
-  return { changed: packSeriesRange(all.tiers[tier], tier, range, beforePack), next: `${last}` };
+  const range = { from: first, to: first + width };
+  const pack = (start: number, last: number) =>
+    packSeriesRange(all.tiers[tier], tier, { ...range, series: start, last }, beforePack);
+  const last = series + Math.ceil(max / 16);
+  if (series <= all.lastSeries.get()!)
+    return { changed: pack(series, last), next: `${period}:${last}` };
+  const changed = pack(series, Number.MAX_SAFE_INTEGER);
+  for (const [, marked] of loose.of(first)!.expiredRows.before.all(0, -1)) pack(marked, marked + 1);
+  loose.drop(period);
+  return { changed, next: '' };
 }
 
 export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep {
   const inTransaction = db.transaction((body: () => ReturnType<typeof packSome>) => {
-    ready().statements.lockHistory.run();
+    ready().statements.lockHistory();
     return body();
   });
 

@@ -14,7 +14,7 @@ import { writeRow } from './rollup-row-cache.ts';
 import { prepareRollupStatements } from './rollup-statements.ts';
 import { FOLD_POLICY } from './store-rollups.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
-import { queryPlan } from './test-support.ts';
+import { looseRows, queryPlan } from './test-support.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-history-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -64,7 +64,7 @@ describe('sqlite history', () => {
       1 + 3 + 1 + 1,
       'fold mark, 3 10-minute rows (hours and days are derived), frontiers, the journal entry deleted',
     );
-    const rows = () => store.db.prepare('SELECT * FROM history.rollups_10m').all();
+    const rows = () => store.db.prepare(`SELECT * FROM ${looseRows(store.db, '10m')}`).all();
     const stored = rows();
     const again = changes(store);
     await store.writeBatch(batch);
@@ -87,14 +87,19 @@ describe('sqlite history', () => {
       await store.writeBatch({ sides: [ask('skinport', price, at)], sales: [], listings: [] });
     }
     const count = (table: string) =>
-      store.db.prepare(`SELECT count(*) FROM history.${table}`).pluck().get();
+      store.db
+        .prepare(`SELECT count(*) FROM ${fromTable(table)}`)
+        .pluck()
+        .get();
+    const fromTable = (table: string) =>
+      table.startsWith('rollups_') ? looseRows(store.db, table.slice(8)) : `history.${table}`;
     const bytes = (table: string) =>
       store.db.prepare(`SELECT sum(length(data)) FROM history.${table}`).pluck().get() as number;
     const before = await Promise.all(
       TIERS.map((tier) => store.readRollups(SERIES.aggregate, tier, 0, T0 + DAY)),
     );
     const rowBytes = store.db
-      .prepare('SELECT sum(length(ask)) FROM history.rollups_10m')
+      .prepare(`SELECT sum(length(ask)) FROM ${looseRows(store.db, '10m')}`)
       .pluck()
       .get() as number;
     assert.equal(count('rollups_1d'), 0, 'days are derived while their 10-minute rows are loose');
@@ -117,7 +122,11 @@ describe('sqlite history', () => {
     const clock = manualClock(T0);
     const store = createSqlitePriceStore({ path: ':memory:', clock });
     await store.init();
-    const rows = () => store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
+    const rows = () =>
+      store.db
+        .prepare(`SELECT count(*) FROM ${looseRows(store.db, '10m')}`)
+        .pluck()
+        .get();
     await store.writeBatch({ sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] });
     clock.advance(FOLD_POLICY.closeMs - 1);
     await store.writeBatch({ sides: [ask('skinport', 1250, 2 * MINUTE)], sales: [], listings: [] });
@@ -184,7 +193,11 @@ describe('sqlite history', () => {
     await old.close();
     const store = createSqlitePriceStore({ path: file });
     await store.init();
-    const days = () => store.db.prepare('SELECT bucket FROM history.rollups_1d').pluck().all();
+    const days = () =>
+      store.db
+        .prepare(`SELECT bucket FROM ${looseRows(store.db, '1d')}`)
+        .pluck()
+        .all();
     const expect = async (batches: IngestBatch[]) => {
       const expected = referenceOf(batches);
       for (const series of [SERIES.aggregate, SERIES.skinport, SERIES.csfloat]) {
@@ -226,15 +239,13 @@ describe('sqlite history', () => {
     const plan = (sql: string) => queryPlan(store.db, sql.replaceAll(/\?|@\w+/g, '1'));
     const statements = prepareRollupStatements(store.db);
     for (const tier of TIERS) {
-      const loose = statements.tiers[tier];
+      const loose = statements.tiers[tier].loose.of(0, true)!;
       const read = plan(loose.selectRange('ask,bid,sales').source);
       assert.match(read, /CO-ROUTINE/);
       assert.match(read, /SEARCH .* USING PRIMARY KEY \(bucket=\? AND series=\?\)/);
       assert.doesNotMatch(read, /TEMP B-TREE/);
-      for (const perSeriesRange of [loose.selectSeriesRange, loose.deleteSeriesRange]) {
-        const bucketSeeks = /USING PRIMARY KEY \(bucket=\? AND series>\? AND series<\?\)/;
-        assert.match(plan(perSeriesRange.source), bucketSeeks);
-      }
+      const bucketSeeks = /USING PRIMARY KEY \(bucket=\? AND series>\? AND series<\?\)/;
+      assert.match(plan(loose.selectSeriesRange.source), bucketSeeks);
       assert.match(
         plan(loose.expiredRows.through.source),
         /USING PRIMARY KEY \(\(bucket,series\)<\(/,
@@ -281,7 +292,9 @@ describe('sqlite history', () => {
     await store.writeBatch({ sides: [ask('skinport', 123_456, MINUTE)], sales: [], listings: [] });
     await store.flushRollups();
     const row = store.db
-      .prepare<[], { size: number }>('SELECT length(ask) AS size FROM history.rollups_10m LIMIT 1')
+      .prepare<[], { size: number }>(
+        `SELECT length(ask) AS size FROM ${looseRows(store.db, '10m')}`,
+      )
       .get();
     assert.ok(row && row.size <= 16, `${row?.size} bytes`);
     await store.close();

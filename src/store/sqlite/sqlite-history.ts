@@ -20,15 +20,18 @@ export function createSqliteHistory(
   db: Database.Database,
   ready: () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn' | 'flushBefore'>,
 ): Required<HistoryStore> {
-  /** Visits a series' rows of a tier once this object's own journaled observations are folded. */
-  const read = async (key: SeriesKey, tier: Tier, scan: Scan) => {
-    await ready().flushOwn();
+  /** Visits a series' rows of a tier in one read transaction (packing may drop a table). */
+  const scanSeries = db.transaction((key: SeriesKey, tier: Tier, scan: Scan) => {
     const { directory, statements } = ready();
     const id = directory.find(key.game, key.itemId, key.market);
     if (id === null) return;
     if (tier === '10m') scanRange(statements, id, tier, scan);
     else scanMerged(statements, id, tier, scan);
-  };
+  });
+  const read = (key: SeriesKey, tier: Tier, scan: Scan) =>
+    ready()
+      .flushOwn()
+      .then(() => scanSeries(key, tier, scan));
 
   return {
     async historyMarkets(game, itemId) {

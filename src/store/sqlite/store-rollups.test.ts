@@ -6,6 +6,7 @@ import { MemoryRollups } from '../../pricing/rollup-memory.ts';
 import { T0 } from '../contract-fixtures.ts';
 import { compactHistory } from '../history-compaction.ts';
 import { ask, bid, sale, SERIES } from '../history-contract-support.ts';
+import { looseRows } from './test-support.ts';
 import { FOLD_POLICY } from './store-rollups.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
@@ -30,7 +31,10 @@ describe('folding the rollup journal', () => {
     }
     await store.writeBatch({ sides: [ask('skinport', 1234, 2 * MINUTE)], sales: [], listings: [] });
     await store.flushRollups();
-    const rows = store.db.prepare('SELECT count(*) FROM history.rollups_10m').pluck().get();
+    const rows = store.db
+      .prepare(`SELECT count(*) FROM ${looseRows(store.db, '10m')}`)
+      .pluck()
+      .get();
     assert.equal(rows, 2 * (items + 1));
     assert.equal(journaled(store), 0);
     const key = { ...SERIES.aggregate, itemId: 'item-29999' };

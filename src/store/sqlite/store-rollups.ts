@@ -1,22 +1,17 @@
 /**
- * The rollup side of one SQLite store object. Inside each batch's transaction it journals the
- * batch (rollup-journal.ts). A fold is one transaction that takes the history file's write lock,
- * replays the journal past the history file's fold mark straight into the decoded rows it
- * touches (rollup-row-cache.ts: the 10m rows, and a 1h or 1d row only where it is stored,
- * stored-merges.ts), writes each changed row once and moves the mark to the last journal
- * id folded. A snapshot already counted is dropped on the way (recordSide: its 10-minute row's
- * lastAt). Rows and mark commit together, so any number of folders on one store fold every
- * entry exactly once, and one that dies loses nothing; folded entries are deleted afterwards.
+ * The rollup side of one SQLite store object. Each batch's transaction journals the batch
+ * (rollup-journal.ts). A fold is one transaction holding the history file's write lock: it
+ * replays the journal past the fold mark into the decoded rows it touches (rollup-row-cache.ts:
+ * 10m rows, 1h and 1d rows only where stored, stored-merges.ts), dropping snapshots already
+ * counted (recordSide), writes each changed row once and moves the mark with them, so folders
+ * fold every entry exactly once and one that dies loses nothing.
  *
- * The store folds on its own connection when FOLD_POLICY says so, checked after each batch and
- * once a second: the entries it committed before a 10-minute boundary once that boundary has
- * passed, so each 10-minute row is written once, complete (folding every 10 s rewrote a row in
- * every fold that touched it: most of the bytes written).
- * It also folds before reads when it journaled something not folded yet. Before an upkeep step
- * below some time it folds the closed periods, and the open one only if an entry of it observed
- * something before that time: the pass reads and packs rows that far back only, and folding the
- * open period early would write its rows twice. A store that only reads never folds, except on
- * open (by default) what a process that died left in the journal.
+ * The store folds on its own connection (FOLD_POLICY, checked after each batch and each second)
+ * the entries committed before a 10-minute boundary once it has passed, so each 10-minute row is
+ * written once, complete. It also folds before reads of what it journaled, and before an upkeep
+ * step the closed periods, plus the open one if an entry of it observed something before the
+ * step's time (folding it early would write its rows twice). A store that only reads folds only
+ * on open (by default), what a process that died left in the journal.
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
@@ -117,7 +112,7 @@ export function openStoreRollups(
 
   /** Folds journal entries past the mark through `upTo`; `more` when it stopped at the row limit. */
   const foldSome = db.transaction((upTo: number) => {
-    statements.lockHistory.run();
+    statements.lockHistory();
     cache.clear();
     const stored = statements.readFrontiers.get()!;
     TIERS.forEach((tier, index) => (cache.frontier[tier] = stored[index]!));
