@@ -3,6 +3,7 @@
  * 10-minute per-market read of one item, through the store + pure functions and through the
  * full route (auth, plan gate, quota, validation, serialisation) with app.inject.
  */
+import { looseRows } from '../src/store/sqlite/test-support.ts';
 import { Book } from '../src/book/book.ts';
 import type { loadCatalogs } from '../src/catalog/index.ts';
 import { DAY, iso, type Clock } from '../src/domain/clock.ts';
@@ -50,12 +51,13 @@ function report(label: string, latency: Latency & { points: number }, baseline?:
 }
 
 /** The item whose aggregate has the most 10-minute bytes, which its hours derive from (one of the densely backfilled). */
-function densestItem(store: SqlitePriceStore): string {
+export function densestItem(store: SqlitePriceStore): string {
   return store.db
     .prepare<[], string>(
       `SELECT s.item_id FROM history_series s JOIN (
          SELECT series, length(data) AS size FROM history.pages_10m
-         UNION ALL SELECT series, length(ask) FROM history.rollups_10m) r ON r.series = s.id
+         UNION ALL SELECT series, length(ask) FROM ${looseRows(store.db, '10m')}) r
+         ON r.series = s.id
        WHERE s.game = 'cs2' AND s.market = '' GROUP BY s.id
        ORDER BY sum(r.size) DESC, s.item_id LIMIT 1`,
     )
