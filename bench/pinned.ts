@@ -13,6 +13,7 @@ import {
   describeLoad,
   embeddedEnv,
   load,
+  nodeArgs,
   ratio,
   type ChildServer,
   PRICING_BIN,
@@ -52,7 +53,7 @@ export function spawnPinned(
 ): Promise<ChildServer & { metricsUrl?: string }> {
   const command = canPin() ? 'taskset' : process.execPath;
   const prefix = canPin() ? ['-a', '-c', String(core), process.execPath] : [];
-  const child = spawn(command, [...prefix, ...args], {
+  const child = spawn(command, [...prefix, ...nodeArgs(args)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: embeddedEnv(),
   });

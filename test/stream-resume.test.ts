@@ -1,7 +1,8 @@
 /**
  * A price stream begun on one API process resumes on another (issue 29 point 1): two API
- * processes on one PostgreSQL schema and one Redis prefix, quotes written by `pricing import`
- * (published on the change bus), all through the real CLI. A witness stream stays on process A
+ * processes of the real CLI on one PostgreSQL schema and one Redis prefix, quotes written by
+ * `pricing import` (published on the change bus; run in the test's process, like the admin
+ * commands). A witness stream stays on process A
  * throughout; the stream under test reads from A, disconnects, and resumes on B with
  * Last-Event-ID: what B sends must be exactly the witness's events after that id (same ids,
  * types and data), and both go on receiving the same events. Open streams per account are
@@ -10,16 +11,20 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { openSse, type SseClient, type SseMessage } from '../src/http/stream/sse-test-client.ts';
 import { adminQuery, dropSchema } from '../src/store/postgres/test-support.ts';
 import { deleteKeys } from '../src/events/redis-test-support.ts';
-import { BIN, childEnv, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import {
+  childEnv,
+  runInProcess,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from './cli-helpers.ts';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? '';
 const REDIS_URL = process.env.REDIS_URL ?? '';
@@ -75,8 +80,10 @@ describe('a stream resumes on another API process (PostgreSQL + Redis)', needsBo
   let key = '';
   let imports = 0;
 
+  /** Admin commands and imports run in this process: the servers are what is under test. */
   const cli = async (...args: string[]) => {
-    const { stdout } = await promisify(execFile)(process.execPath, [BIN, ...args], { env });
+    const { code, stdout, stderr } = await runInProcess(args, env);
+    assert.equal(code, 0, `pricing ${args.join(' ')}: ${stderr}`);
     return stdout.trim().split('\n');
   };
   /** Writes one quote per line through `pricing import` (store, then the change bus). */

@@ -2,17 +2,25 @@
  * Writer process for the durability test: commits numbered batches to the store at argv[2]
  * forever, printing each batch number on stdout only after writeBatch has resolved. With
  * argv[3] = 'folding' it also folds its rollup journal every FOLD_EVERY batches.
- * Batch k holds SIDES_PER_BATCH sides whose fetchedAt is DURABILITY_T0 + k. With argv[3] =
+ * Batch k holds sidesPerBatch(mode) sides whose fetchedAt is DURABILITY_T0 + k. With argv[3] =
  * 'snapshotting' the batches rewrite a fixed set of SNAPSHOT_ITEMS items (snapshotSide) and the
  * store snapshots its latest sides whenever it can, printing `step <name>` after each step.
  */
 import type { SideSnapshot } from '../../domain/quote.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
-export const SIDES_PER_BATCH = 2000;
 export const DURABILITY_T0 = 1_793_491_200_000;
 const FOLD_EVERY = 12;
+/** Ten parts of PART_ENTRIES per market: a snapshot spans many steps for the kill to land in. */
 export const SNAPSHOT_ITEMS = 20_000;
+
+/**
+ * Sides per batch: a whole transaction each way; the snapshotting writer's are larger, so its
+ * log outgrows the snapshot (and a new one starts) every ten batches.
+ */
+export function sidesPerBatch(mode: string): number {
+  return mode === 'snapshotting' ? 2000 : 500;
+}
 
 /** The side of item `index` as batch k of the snapshotting writer writes it. */
 export function snapshotSide(batchNumber: number, index: number): SideSnapshot {
@@ -20,8 +28,9 @@ export function snapshotSide(batchNumber: number, index: number): SideSnapshot {
 }
 
 function snapshottingSides(batchNumber: number): SideSnapshot[] {
-  return Array.from({ length: SIDES_PER_BATCH }, (_, offset) =>
-    snapshotSide(batchNumber, (batchNumber * SIDES_PER_BATCH + offset) % SNAPSHOT_ITEMS),
+  const count = sidesPerBatch('snapshotting');
+  return Array.from({ length: count }, (_, offset) =>
+    snapshotSide(batchNumber, (batchNumber * count + offset) % SNAPSHOT_ITEMS),
   );
 }
 
@@ -43,7 +52,7 @@ function durableSide(batchNumber: number, itemId: string, price: number): SideSn
 }
 
 function batchSides(batchNumber: number): SideSnapshot[] {
-  return Array.from({ length: SIDES_PER_BATCH }, (_, index) =>
+  return Array.from({ length: sidesPerBatch('plain') }, (_, index) =>
     durableSide(batchNumber, `batch-${batchNumber}-item-${index}`, 1000 + index),
   );
 }

@@ -8,12 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { DAY } from '../../domain/clock.ts';
 import type { SideSnapshot } from '../../domain/quote.ts';
 import { sortSides } from '../contract-fixtures.ts';
-import {
-  DURABILITY_T0,
-  SIDES_PER_BATCH,
-  SNAPSHOT_ITEMS,
-  snapshotSide,
-} from './durability-child.ts';
+import { DURABILITY_T0, SNAPSHOT_ITEMS, sidesPerBatch, snapshotSide } from './durability-child.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 const childScript = fileURLToPath(new URL('./durability-child.ts', import.meta.url));
@@ -84,7 +79,11 @@ test('every batch reported committed survives kill -9 of the writer', async () =
   await store.close();
 
   for (const batchNumber of reported) {
-    assert.equal(perBatch.get(batchNumber), SIDES_PER_BATCH, `batch ${batchNumber} is complete`);
+    assert.equal(
+      perBatch.get(batchNumber),
+      sidesPerBatch('plain'),
+      `batch ${batchNumber} is complete`,
+    );
   }
   const stored = [...perBatch.keys()].sort((a, b) => a - b);
   assert.deepEqual(
@@ -93,7 +92,7 @@ test('every batch reported committed survives kill -9 of the writer', async () =
     'batches are stored in order without gaps',
   );
   for (const [batchNumber, count] of perBatch) {
-    assert.equal(count, SIDES_PER_BATCH, `batch ${batchNumber} is all or nothing`);
+    assert.equal(count, sidesPerBatch('plain'), `batch ${batchNumber} is all or nothing`);
   }
 });
 
@@ -123,9 +122,10 @@ test('kill -9 of a writer that folds as it goes: every stored side is in its rol
 /** What the store must hold after the snapshotting writer's first `batches` batches. */
 function snapshottingReference(batches: number): SideSnapshot[] {
   const latest = new Map<number, SideSnapshot>();
+  const count = sidesPerBatch('snapshotting');
   for (let batchNumber = 0; batchNumber < batches; batchNumber++) {
-    for (let offset = 0; offset < SIDES_PER_BATCH; offset++) {
-      const index = (batchNumber * SIDES_PER_BATCH + offset) % SNAPSHOT_ITEMS;
+    for (let offset = 0; offset < count; offset++) {
+      const index = (batchNumber * count + offset) % SNAPSHOT_ITEMS;
       latest.set(index, snapshotSide(batchNumber, index));
     }
   }
