@@ -156,7 +156,7 @@ describe('sqlite latest sides: change log and snapshots', () => {
     await second.close();
   });
 
-  test('a snapshot cut short (the store closed mid-way) is discarded by the next one', async () => {
+  test('a close mid-snapshot finishes it and snapshots the log after it: a reopen reads no log', async () => {
     const file = freshFile();
     const steps: string[] = [];
     let store = createSqlitePriceStore({
@@ -168,16 +168,31 @@ describe('sqlite latest sides: change log and snapshots', () => {
     await store.writeBatch({ sides: many, sales: [], listings: [] });
     await new Promise(setImmediate);
     assert.ok(steps.length > 0 && !steps.includes('switch'), 'stopped before the switch');
+    const later = [side({ itemId: 'item-7', fetchedAt: T0 + 1, totalQuantity: 9 })];
+    await store.writeBatch({ sides: later, sales: [], listings: [] });
+    const before = generationOf(store);
     await store.close();
     store = await open(file);
-    const current = generationOf(store);
-    assert.deepEqual(partGenerations(store), [current + 1], 'the unfinished generation is on disk');
-    assert.equal((await store.loadSides('cs2')).length, 5000, 'and read past');
-    store.snapshotSides();
-    assert.equal(generationOf(store), current + 1);
-    assert.deepEqual(partGenerations(store), [current + 1]);
-    assert.deepEqual(sortSides(await store.loadSides('cs2')), sortSides(many));
+    const logLeft = store.db.prepare('SELECT count(*) AS n FROM side_log').get() as { n: number };
+    assert.equal(logLeft.n, 0, 'the whole log went into parts');
+    assert.equal(generationOf(store), before + 2, 'the running snapshot, then one of the rest');
+    assert.deepEqual(partGenerations(store), [before + 2]);
+    const expected = many.map((held) => (held.itemId === 'item-7' ? later[0]! : held));
+    assert.deepEqual(sortSides(await store.loadSides('cs2')), sortSides(expected));
     await store.close();
+  });
+
+  test('a store that only read leaves the log to the writer at close', async () => {
+    const file = freshFile();
+    const writer = await open(file);
+    await writer.writeBatch({ sides: [side({ itemId: 'a' })], sales: [], listings: [] });
+    const reader = await open(file);
+    assert.equal((await reader.loadSides('cs2')).length, 1);
+    await reader.close();
+    const logRows = () =>
+      (writer.db.prepare('SELECT count(*) AS n FROM side_log').get() as { n: number }).n;
+    assert.equal(logRows(), 1);
+    await writer.close();
   });
 });
 

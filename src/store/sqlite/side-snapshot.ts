@@ -11,8 +11,8 @@
  * one are deleted by the next snapshot's first steps.
  *
  * Bounds: bytes written by the sides path are at most the log twice over (the log, then the
- * snapshot it triggers, each no larger than the other), and a restart replays at most as much
- * log as snapshot.
+ * snapshot it triggers, each no larger than the other), and a restart after a kill replays at
+ * most as much log as snapshot; after a clean close, none (close() snapshots the whole log).
  */
 import type Database from 'better-sqlite3';
 import { decodeEntries, encodeEntries, type SideEntry } from './side-codec.ts';
@@ -125,11 +125,23 @@ export class SideSnapshots {
     this.finish();
   }
 
+  /**
+   * A store that wrote sides ends with a snapshot of everything its log holds, so that a restart
+   * after a clean stop reads compact parts only; a store that only read leaves the tables alone.
+   */
   close(): void {
-    this.closed = true;
+    if (this.closed) return;
     if (this.timer !== null) clearImmediate(this.timer);
     this.timer = null;
+    if (this.snapshotBytes >= 0) this.compactAll();
+    this.closed = true;
     this.running = null;
+  }
+
+  private compactAll(): void {
+    this.finish();
+    this.measure();
+    if (this.logBytes > 0) this.takeNow();
   }
 
   private due(): boolean {
