@@ -50,7 +50,7 @@ function report(label: string, latency: Latency & { points: number }, baseline?:
 }
 
 /** The item whose aggregate has the most 10-minute bytes, which its hours derive from (one of the densely backfilled). */
-function densestItem(store: SqlitePriceStore): string {
+export function densestItem(store: SqlitePriceStore): string {
   return store.db
     .prepare<[], string>(
       `SELECT s.item_id FROM history_series s JOIN (

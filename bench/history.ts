@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadCatalogs } from '../src/catalog/index.ts';
 import { DAY, HOUR, MINUTE } from '../src/domain/clock.ts';
 import type { Observation } from '../src/domain/observation.ts';
-import { compactHistory } from '../src/store/history-compaction.ts';
+import { compactHistory, DEFAULT_RETENTION } from '../src/store/history-compaction.ts';
 import { FOLD_POLICY } from '../src/store/sqlite/store-rollups.ts';
 import { DEFAULT_FX, type FxTable } from '../src/ingest/fx.ts';
 import { simFxRates } from '../src/markets/sim/price-model.ts';
@@ -23,7 +23,6 @@ import {
   type SqlitePriceStore,
 } from '../src/store/sqlite/sqlite-price-store.ts';
 import { benchFoldWrites } from './history-fold-writes.ts';
-import { benchPageReads } from './history-page-reads.ts';
 import {
   buildReadStore,
   holdQuotes,
@@ -39,7 +38,12 @@ const END = Date.parse('2026-11-20T00:00:00Z');
 const FULL_CATALOG_ITEMS = 40_000;
 /** Series per item in the projection: ~20 markets plus the aggregate. */
 const FULL_SERIES_PER_ITEM = 21;
-const KEPT_DAYS_IN_A_YEAR = { '10m': 90, '1h': 365, '1d': 365 } as const;
+
+/** Days of a year each tier holds at default retention (null: kept forever). */
+function keptDaysInAYear(tier: (typeof TIERS)[number]): number {
+  const kept = DEFAULT_RETENTION[tier];
+  return kept === null ? 365 : Math.min(365, kept / DAY);
+}
 
 function fxAt(ms: number): FxTable {
   return {
@@ -101,16 +105,17 @@ const SIZE_SCENARIOS: SizeScenario[] = [
 type TierBytes = Record<(typeof TIERS)[number], number>;
 
 /**
- * A year of the full catalog at default retention: 10-minute buckets for 90 days, hours for
- * 365, of which the first 90 as stored next to their 10-minute buckets (`tiers['1h']`: none
- * where they are derived) and the rest as stored once retention removed those (`expiredHours`).
+ * A year of the full catalog at default retention: 10-minute buckets for their retention, hours
+ * for theirs, of which the first days as stored next to their 10-minute buckets (`tiers['1h']`:
+ * none where they are derived) and the rest as stored once retention removed those
+ * (`expiredHours`), days for the whole year.
  */
 function yearOf(tiers: TierBytes, expiredHours: number): number {
-  const days = KEPT_DAYS_IN_A_YEAR;
+  const tens = keptDaysInAYear('10m');
   const perItem =
-    (tiers['10m'] + tiers['1h']) * days['10m'] +
-    expiredHours * (days['1h'] - days['10m']) +
-    tiers['1d'] * days['1d'];
+    (tiers['10m'] + tiers['1h']) * tens +
+    expiredHours * Math.max(0, keptDaysInAYear('1h') - tens) +
+    tiers['1d'] * keptDaysInAYear('1d');
   return perItem * FULL_CATALOG_ITEMS;
 }
 
@@ -121,7 +126,7 @@ function yearOf(tiers: TierBytes, expiredHours: number): number {
  */
 function printSizes(
   store: SqlitePriceStore,
-  items: number,
+  { items, days }: SizeSpan,
   label: string,
   expiredHours?: number | null,
 ): TierBytes {
@@ -137,14 +142,14 @@ function printSizes(
   for (const tier of TIERS) {
     const tables = [`rollups_${tier}`, `pages_${tier}`, `sqlite_autoindex_pages_${tier}_1`];
     const stored = tables.reduce((sum, table) => sum + (bytes.get(table) ?? 0), 0);
-    const perItemDay = stored / items;
+    const perItemDay = stored / items / days;
     tiers[tier] = (perItemDay * FULL_SERIES_PER_ITEM) / seriesPerItem;
     perTier.push(
       `${tier} ${(tiers[tier] / 1000).toFixed(1)} KB (${(perItemDay / seriesPerItem).toFixed(0)} B per series-day measured)`,
     );
   }
   const yearBytes = yearOf(tiers, expiredHours ?? tiers['1h']);
-  const year = `one year of the full catalog (${FULL_CATALOG_ITEMS} items, default retention): ${(yearBytes / 1e9).toFixed(0)} GB`;
+  const year = `one year of the full catalog (${FULL_CATALOG_ITEMS} items, default retention: ${retentionNote()}): ${(yearBytes / 1e9).toFixed(0)} GB`;
   console.log(
     `  ${label}: bytes per item-day at ${FULL_SERIES_PER_ITEM} series per item: ${perTier.join(', ')}` +
       (expiredHours === null ? '' : `; ${year}`),
@@ -152,15 +157,36 @@ function printSizes(
   return tiers;
 }
 
-/** Late enough that every period of the simulated day has ended and settled (1d: 64 days). */
-const ALL_PACKED = END + 72 * DAY;
+/** Items and whole UTC days a size scenario ingests. */
+interface SizeSpan {
+  items: number;
+  days: number;
+}
 
 /**
- * One real day of 100 items through full ingest, per scenario: bytes per item-day per tier,
- * projected, as folded (loose rows) and once packed into pages.
+ * The sizes' span: 9 weeks from a day that starts both an hourly page's week and a daily
+ * page's 64 days, so every 10-minute and hourly page is full and the daily pages hold 63 of
+ * their 64 buckets (one day packed alone overstated 1h by about 17% and 1d by about 44%).
+ */
+const SIZES: SizeSpan & { fromMs: number } = {
+  items: 10,
+  days: 63,
+  fromMs: Math.floor((END - DAY) / (448 * DAY)) * 448 * DAY,
+};
+
+/** Late enough that every period of the span has ended and settled (1d: 64 days). */
+const ALL_PACKED = SIZES.fromMs + (SIZES.days + 72) * DAY;
+
+function retentionNote(): string {
+  return `10m ${keptDaysInAYear('10m')} days, 1h ${keptDaysInAYear('1h')} days, 1d the year`;
+}
+
+/**
+ * Nine weeks of 10 items through full ingest, per scenario: bytes per item-day per tier on
+ * full pages, projected, as folded (loose rows) and once packed into pages.
  */
 export async function benchSizes(dir: string, catalogs: ReturnType<typeof loadCatalogs>) {
-  const items = 100;
+  const { items, days, fromMs } = SIZES;
   for (const scenario of SIZE_SCENARIOS) {
     const store = await openStore(dir, scenario.file);
     const timing = await ingestSimulated({
@@ -168,29 +194,28 @@ export async function benchSizes(dir: string, catalogs: ReturnType<typeof loadCa
       fx: fxAt(END),
       store,
       items,
-      fromMs: END - DAY,
-      toMs: END - 10 * MINUTE,
+      fromMs,
+      toMs: fromMs + days * DAY - 10 * MINUTE,
       stepMs: 10 * MINUTE,
       transform: scenario.transform,
     });
     await store.flushRollups();
     console.log(
-      `sizes, ${scenario.name}: ${items} items × one day at a 10-minute step through full ingest ` +
+      `sizes, ${scenario.name}: ${items} items × ${days} days (${new Date(fromMs).toISOString().slice(0, 10)} on, full pages) at a 10-minute step through full ingest ` +
         `(${timing.observations} observations), after VACUUM`,
     );
-    printSizes(store, items, 'as folded');
+    printSizes(store, SIZES, 'as folded');
     const started = performance.now();
     const { packed } = await compactHistory(store, ALL_PACKED, KEEP_ALL);
     const ms = performance.now() - started;
     const rows = TIERS.map((tier) => `${packed[tier]} (${tier})`).join(' + ');
     console.log(`  packing pass: ${rows} buckets packed into pages in ${ms.toFixed(0)} ms`);
-    const packedTiers = printSizes(store, items, 'packed (hours derived)');
-    console.log(`  ${await benchPageReads(store, ALL_PACKED)}`);
+    const packedTiers = printSizes(store, SIZES, 'packed (hours derived)');
     await compactHistory(store, ALL_PACKED + 90 * DAY, TENS_EXPIRED);
-    const expired = printSizes(store, items, 'once 10-minute retention removed the day', null);
+    const expired = printSizes(store, SIZES, 'once 10-minute retention removed the days', null);
     const year = yearOf(packedTiers, expired['1h']) / 1e9;
     console.log(
-      `  one year, packed, with the hours stored after 10-minute retention: ${year.toFixed(0)} GB`,
+      `  one year, packed, with the hours stored after 10-minute retention (${retentionNote()}): ${year.toFixed(0)} GB`,
     );
     await store.close();
   }
@@ -231,7 +256,7 @@ async function readStore(dir: string, catalogs: ReturnType<typeof loadCatalogs>)
 async function packAtScale(store: SqlitePriceStore): Promise<void> {
   for (const label of ['first pass, every row', 'next pass, nothing new settled']) {
     const started = performance.now();
-    const { packed } = await compactHistory(store, ALL_PACKED, KEEP_ALL);
+    const { packed } = await compactHistory(store, END + 72 * DAY, KEEP_ALL);
     const ms = performance.now() - started;
     const rows = TIERS.map((tier) => `${packed[tier]} (${tier})`).join(' + ');
     console.log(
@@ -249,6 +274,16 @@ function readInFreshProcess(path: string): void {
   if (result.status !== 0) throw new Error(`history reads exited with ${result.status}`);
 }
 
+/** The sizes part alone (`npm run bench -- history-sizes`). */
+export async function benchHistorySizes(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'pricing-history-sizes-'));
+  try {
+    await benchSizes(dir, loadCatalogs());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Bytes the 10-minute folds write, days derived against days stored by every fold. */
 export async function benchHistoryFolds(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'pricing-history-folds-'));
@@ -264,7 +299,6 @@ export async function benchHistory(): Promise<void> {
   try {
     const catalogs = loadCatalogs();
     await benchIngest(dir, catalogs);
-    await benchSizes(dir, catalogs);
     const store = await readStore(dir, catalogs);
     await packAtScale(store);
     await store.close();

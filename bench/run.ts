@@ -4,7 +4,8 @@ import { benchDiskDay } from './disk-day.ts';
 import { benchPostgresDiskDay } from './disk-day-pg.ts';
 import { benchFootprint } from './footprint.ts';
 import { benchFoldWrites } from './fold-writes.ts';
-import { benchHistory, benchHistoryFolds } from './history.ts';
+import { benchHistory, benchHistoryFolds, benchHistorySizes } from './history.ts';
+import { benchDerivedAggregate } from './history-derived-aggregate.ts';
 import { BENCH_ITEM, benchHttpReads } from './http-reads.ts';
 import { benchLiveBudgets } from './live-budget.ts';
 import { benchLiquidity } from './liquidity.ts';
@@ -102,6 +103,16 @@ if (wanted('fold-writes')) {
 if (wanted('history-folds')) {
   console.log('\n## history-folds: bytes the 10-minute folds write, days derived vs stored');
   await benchHistoryFolds();
+}
+if (wanted('history-sizes')) {
+  console.log('\n## history-sizes: bytes per item-day per tier on full pages, a year projected');
+  await benchHistorySizes();
+}
+if (wanted('derived-aggregate')) {
+  console.log(
+    '\n## derived-aggregate: the 180-day hourly aggregate read, stored vs merged at read',
+  );
+  await benchDerivedAggregate();
 }
 if (wanted('disk-pg')) {
   console.log(

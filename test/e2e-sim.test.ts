@@ -4,16 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
 
-const SIM_ARGS = [
-  '--source',
-  'sim',
-  '--backfill-days',
-  '0.5',
-  '--backfill-items',
-  '40',
-  '--sim-items',
-  '300',
-];
+/** Live polls only: the backfill and its kill are test/backfill-resume.test.ts's. */
+const SIM_ARGS = ['--source', 'sim', '--backfill-days', '0', '--sim-items', '100'];
 
 async function getJson(server: RunningServer, key: string, path: string) {
   const response = await fetch(`${server.baseUrl}${path}`, {
@@ -23,7 +15,11 @@ async function getJson(server: RunningServer, key: string, path: string) {
   return response.json();
 }
 
-async function eventually<T>(probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+/**
+ * Polls until `probe` answers. The limit only guards against a hang: the ingest worker starts
+ * after the server listens, and its first polls took over a minute at load average 50.
+ */
+async function eventually<T>(probe: () => Promise<T | null>, timeoutMs = 240_000): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await probe();

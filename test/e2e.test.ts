@@ -1,3 +1,12 @@
+/**
+ * The real `pricing` binary around a `pricing serve --source none` on a temp data dir: accounts,
+ * keys and the first import before the start, imported quotes read over HTTP, an import refused
+ * while the server runs, a key revoked by the CLI refused. Then, on the same server, the game
+ * read switch: `pricing games disable rust` (the real binary) turns its `/v2` rust reads into 503
+ * (cs2 and keyless health unaffected), and `enable` turns them back. The test waits for each
+ * change instead of timing it: that a server sees a switch within a second is the 250 ms poll of
+ * src/schema/game-reads.test.ts, on a manual timer. The other games commands run in-process.
+ */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -79,6 +88,7 @@ describe('end to end: the real CLI on a temp data dir', () => {
   const dir = tempDataDir();
   let server: RunningServer;
   let key = '';
+  let demoKey = '';
 
   before(async () => {
     const created = runCli(['accounts', 'create', 'acme', '--plan', 'pro', '--data', dir]);
@@ -94,6 +104,7 @@ describe('end to end: the real CLI on a temp data dir', () => {
     assert.match(imported.stdout + imported.stderr, /line 6/);
 
     server = await startServer(['--source', 'none', '--data', dir]);
+    demoKey = readFileSync(join(dir, 'demo-key.txt'), 'utf8').trim();
   });
 
   after(async () => {
@@ -108,8 +119,7 @@ describe('end to end: the real CLI on a temp data dir', () => {
   });
 
   test('a demo key was written on first start', () => {
-    const demo = readFileSync(join(dir, 'demo-key.txt'), 'utf8').trim();
-    assert.match(demo, /^sk_live_/);
+    assert.match(demoKey, /^sk_live_/);
   });
 
   test('imported quotes are served over HTTP, with auth and quota headers', async () => {
@@ -152,5 +162,59 @@ describe('end to end: the real CLI on a temp data dir', () => {
       if (status !== 401) await new Promise((r) => setTimeout(r, 50));
     }
     assert.equal(status, 401);
+  });
+
+  const demoStatus = async (path: string) => {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      headers: { Authorization: `ApiKey ${demoKey}` },
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  const games = (...args: string[]) => runInProcess(['games', ...args, '--data', dir]);
+
+  /**
+   * Resolves once `path` answers `wanted` to the demo key, polling every 50 ms; the limit only
+   * guards against a hang (a starved machine may take seconds).
+   */
+  async function until(path: string, wanted: number, what: string): Promise<void> {
+    const deadline = Date.now() + 120_000;
+    while ((await demoStatus(path)) !== wanted) {
+      assert.ok(Date.now() < deadline, `${what}: ${path} never answered ${wanted}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  test('games disable takes effect on the running server, only on /v2 reads of that game', async () => {
+    await until('/v1/schema', 200, 'schema built');
+    const rust = '/v2/items?game=rust&search=tempered';
+    assert.equal(await demoStatus(rust), 200);
+    const off = runCli(['games', 'disable', 'rust', '--data', dir]);
+    assert.equal(off.code, 0, off.stderr);
+    assert.equal(off.stdout.trim(), 'rust reads disabled');
+    await until(rust, 503, 'disabled');
+    const refused = await fetch(`${server.baseUrl}${rust}`, {
+      headers: { Authorization: `ApiKey ${demoKey}` },
+    });
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.equal((await fetch(`${server.baseUrl}${rust}`)).status, 401, 'auth still comes first');
+    assert.equal(await demoStatus('/v2/items?game=cs2&search=redline'), 200);
+    assert.equal(await demoStatus('/v2/markets/health?game=rust'), 200);
+    assert.match((await games('list')).stdout, /rust\tdisabled/);
+
+    assert.equal((await games('enable', 'rust')).code, 0);
+    await until(rust, 200, 'enabled again');
+  });
+
+  test('games learned lists no learned items on a data dir without a Steam source', async () => {
+    const learned = await games('learned', '--json');
+    assert.equal(learned.code, 0, learned.stderr);
+    assert.deepEqual(JSON.parse(learned.stdout), []);
+    assert.equal((await games('learned', '--game', 'dota')).code, 2);
+  });
+
+  test('games usage errors exit 2', async () => {
+    assert.equal((await games('disable', 'dota')).code, 2);
+    assert.equal((await games('pause', 'rust')).code, 2);
   });
 });

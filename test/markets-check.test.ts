@@ -1,8 +1,10 @@
 /**
- * `pricing markets check` end to end: the real CLI against loopback stand-ins of five markets,
+ * `pricing markets check` end to end: the CLI against loopback stand-ins of five markets,
  * one healthy (csdeals), one behind a Cloudflare challenge (tradeit-store), one refusing its
  * credential with 401 (csfloat), one hanging past the timeout (lootfarm) and one answering in
  * another currency than it was asked for (skinport). Exit codes and the report are asserted.
+ * The checks run in-process (runInProcess: one catalog build for the file instead of one per
+ * run); the usage error runs through the binary.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +18,7 @@ import { ECB_SAMPLE } from '../src/markets/ecb/test-ecb.ts';
 import type { MarketId } from '../src/domain/markets.ts';
 import { servedFixtures } from '../src/markets/testing/fixtures.ts';
 import { startStandInSet, type StandInSet } from '../src/markets/testing/stand-in-set.ts';
-import { BIN, childEnv, tempDataDir } from './cli-helpers.ts';
+import { BIN, childEnv, runInProcess, tempDataDir } from './cli-helpers.ts';
 
 const MARKETS: MarketId[] = ['csdeals', 'tradeit-store', 'csfloat', 'lootfarm', 'skinport'];
 const REDLINE = 'AK-47 | Redline (Field-Tested)';
@@ -27,8 +29,16 @@ interface Run {
   stderr: string;
 }
 
-/** The CLI in a child process, awaited without blocking this process (the stand-ins live here). */
+/**
+ * The command through the CLI's dispatch in this process (the catalogs it loads are built once
+ * for the file), with its own environment and captured output.
+ */
 function runCheck(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return runInProcess(['markets', 'check', ...args], env);
+}
+
+/** The real binary in a child process, awaited without blocking the stand-ins in this one. */
+function runBinary(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'markets', 'check', ...args], { env });
     let stdout = '';
@@ -150,8 +160,8 @@ describe('pricing markets check against loopback stand-ins', () => {
     assert.doesNotMatch(run.stdout, /skinport/);
   });
 
-  test('a market without a live connector is a usage error (exit 2)', async () => {
-    const run = await runCheck(['--markets', marketsFile, '--market', 'skindeck'], env);
+  test('a market without a live connector is a usage error (exit 2) of the binary', async () => {
+    const run = await runBinary(['--markets', marketsFile, '--market', 'skindeck'], env);
     assert.equal(run.code, 2);
     assert.match(run.stderr, /--market skindeck: no live connector/);
   });

@@ -97,6 +97,12 @@ describe('web terminal in chromium', () => {
   });
 
   test('search as you type, arrows and Enter open the item', async () => {
+    // The popular band's history is written beside the first polls; its end is logged.
+    await eventually(
+      async () => (/backfill finished/.test(server.output()) ? true : null),
+      240_000,
+      'the popular backfill band written',
+    );
     // An item the simulator quotes fresh on three markets, with stored history to chart.
     item = await eventually(
       async () => {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCatalogs } from '../catalog/index.ts';
-import { manualClock } from '../domain/clock.ts';
+import { HOUR, manualClock } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
 import {
   createSqlitePriceStore,
@@ -27,6 +27,11 @@ const config = {
   source: 'sim' as const,
 };
 const catalogs = loadCatalogs();
+/**
+ * Two-hour steps: the chunks are the same (a day's window × ten items, then the last step), at
+ * half the observations of the hourly steps a server uses (test/backfill-resume.test.ts).
+ */
+const STEP_MS = 2 * HOUR;
 
 async function bandStore(): Promise<{ store: SqlitePriceStore; options: BackfillOptions }> {
   const store = createSqlitePriceStore({ path: ':memory:', clock });
@@ -38,7 +43,7 @@ async function bandStore(): Promise<{ store: SqlitePriceStore; options: Backfill
     clock,
     toMs: freshBand(clock).toMs,
   });
-  return { store, options: { ...options, quiet: true } };
+  return { store, options: { ...options, stepMs: STEP_MS, quiet: true } };
 }
 
 /** Both phases from `place` to the end. */

@@ -42,7 +42,7 @@ accounts, keys and import also take --database-url URL and --pg-schema NAME (Pos
 of the SQLite files under --data); the environment variables DATABASE_URL and REDIS_URL apply too.
 `;
 
-/** Admin commands and replay write through `io`; serve and markets use the process's own. */
+/** Admin commands, markets and replay write through `io`; serve uses the process's own. */
 type Handler = (argv: string[], io: CliIo) => Promise<number | void>;
 
 const COMMANDS: Record<string, () => Promise<Handler>> = {

@@ -18,6 +18,7 @@ import {
   type LiveSettings,
 } from '../markets/live/markets-file.ts';
 import { parseCommandArgs, parsePositiveInt, UsageError } from './args.ts';
+import type { CliIo } from './io.ts';
 
 export const CHECK_FAILED_EXIT = 3;
 
@@ -29,9 +30,9 @@ const CHECK_OPTIONS = {
   timeout: { type: 'string' as const },
 };
 
-function settingsFrom(path: string | undefined): LiveSettings {
+function settingsFrom(path: string | undefined, env: NodeJS.ProcessEnv): LiveSettings {
   try {
-    return loadLiveSettings(path ?? process.env.PRICING_MARKETS_FILE ?? null);
+    return loadLiveSettings(path ?? env.PRICING_MARKETS_FILE ?? null);
   } catch (error) {
     if (error instanceof MarketsFileError) throw new UsageError(error.message);
     throw error;
@@ -50,12 +51,12 @@ function chosenMarkets(settings: LiveSettings, named: readonly string[] | undefi
   });
 }
 
-async function check(argv: string[]): Promise<number> {
+async function check(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(argv, CHECK_OPTIONS);
-  const settings = settingsFrom(values.markets);
+  const settings = settingsFrom(values.markets, io.env);
   const markets = chosenMarkets(settings, values.market as string[] | undefined);
   const timeoutSeconds = parsePositiveInt(values.timeout, '--timeout');
-  const clock = clockFromEnv();
+  const clock = clockFromEnv(io.env);
   const transport = createUndiciTransport();
   try {
     const fx = await checkFx({
@@ -69,10 +70,10 @@ async function check(argv: string[]): Promise<number> {
       fx: fx.table,
       clock,
       transport,
-      env: process.env,
+      env: io.env,
       timeoutMs: timeoutSeconds === undefined ? null : timeoutSeconds * SECOND,
     });
-    process.stdout.write(
+    io.stdout.write(
       values.json
         ? `${JSON.stringify({ ...report, fxProblem: fx.problem }, null, 2)}\n`
         : formatCheckReport(report, fx.problem),
@@ -83,9 +84,9 @@ async function check(argv: string[]): Promise<number> {
   }
 }
 
-export async function marketsCommand(argv: string[]): Promise<number> {
+export async function marketsCommand(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === 'check') return check(rest);
+  if (sub === 'check') return check(rest, io);
   if (sub === undefined) throw new UsageError('missing the markets command (known: check)');
   throw new UsageError(`unknown markets command "${sub}" (known: check)`);
 }

@@ -1,6 +1,6 @@
 /**
- * History retention: tiered (10-minute buckets kept 90 days, hourly 2 years, daily forever by
- * default; configurable per tier) and enforced by a compaction pass that deletes expired
+ * History retention: tiered (10-minute buckets kept 90 days, hourly 180 days, the longest range
+ * hourly reads serve, daily forever by default; configurable per tier) and enforced by a compaction pass that deletes expired
  * buckets through the HistoryStore port in small steps (about 5,000 rows per transaction),
  * yielding to the event loop between steps so reads and ingest never wait long behind it.
  * A bucket is expired once it ENDS at or before `now − keep`, so every tier keeps at least
@@ -16,7 +16,7 @@ export type RetentionPolicy = Readonly<Record<Tier, number | null>>;
 
 export const DEFAULT_RETENTION: RetentionPolicy = {
   '10m': 90 * DAY,
-  '1h': 730 * DAY,
+  '1h': 180 * DAY,
   '1d': null,
 };
 

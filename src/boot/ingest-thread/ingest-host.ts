@@ -12,6 +12,7 @@ import type { IngestMetrics } from '../../metrics/ingest-metrics.ts';
 import type { FetchLog } from '../../ingest/fetch-log.ts';
 import { loadCatalogs, loadCs2Registries } from '../../catalog/load-catalogs.ts';
 import { slimCatalogData } from '../../catalog/slim.ts';
+import { INGEST_THREAD_NAME, raiseThreadsNamed } from './thread-priority.ts';
 import type {
   HostMessage,
   IngestWorkerConfig,
@@ -82,6 +83,7 @@ export function startIngestWorker(options: IngestWorkerOptions): Promise<IngestW
       stop: () =>
         new Promise<void>((done) => {
           stopped = done;
+          raiseThreadsNamed(INGEST_THREAD_NAME);
           worker.postMessage({ type: 'stop' } satisfies HostMessage);
         }).then(() => worker.terminate().then(() => undefined)),
     };

@@ -21,7 +21,12 @@ import { startLearningWhenLive } from '../schema-runtime.ts';
 import type { FetchRecord, IngestBatch } from '../../domain/quote.ts';
 import { createRedisChangeBus } from '../../events/redis-change-bus.ts';
 import { leaseOwner } from '../../ingest/lease.ts';
-import { lowerThreadPriority, nameThread, restoreThreadPriority } from './thread-priority.ts';
+import {
+  INGEST_THREAD_NAME,
+  lowerThreadPriority,
+  nameThread,
+  restoreThreadPriority,
+} from './thread-priority.ts';
 import { createWorkerBackfill } from './worker-backfill.ts';
 import type { RejectionTally } from '../../ingest/rejections.ts';
 import { applyRetention, RETENTION_INTERVAL_MS } from '../../ingest/retention.ts';
@@ -45,7 +50,7 @@ function postRejections(record: FetchRecord, counts: RejectionTally): void {
 async function run() {
   const startPriority = getPriority();
   lowerThreadPriority();
-  nameThread('pricing-ingest');
+  nameThread(INGEST_THREAD_NAME);
   adoptCatalogData(catalogData);
   const logger = pino({ level: config.logLevel }).child({ thread: 'ingest' });
   const clock = clockFromEnv();

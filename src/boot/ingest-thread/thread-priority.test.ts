@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** Each thread's nice value (proc(5) stat field 19). */
@@ -77,5 +78,36 @@ describe('nameThread', { skip: process.platform !== 'linux' }, () => {
     assert.notEqual(readFileSync('/proc/thread-self/comm', 'utf8').trim(), 'pricing-ingest-');
     worker.postMessage('done');
     await new Promise((resolve) => worker.once('exit', resolve));
+  });
+});
+
+const BLOCKED_WORKER = `
+  const { parentPort, workerData } = require('node:worker_threads');
+  import('tsx/esm/api')
+    .then(({ register }) => register())
+    .then(() => import(${JSON.stringify(new URL('./thread-priority.ts', import.meta.url).href)}))
+    .then((m) => {
+      m.lowerThreadPriority();
+      m.nameThread('lowered-thread');
+      parentPort.postMessage(require('node:fs').readlinkSync('/proc/thread-self'));
+      Atomics.wait(new Int32Array(workerData), 0, 0);
+    });
+`;
+
+describe('raiseThreadsNamed', { skip: process.platform !== 'linux' }, () => {
+  test('gives a lowered thread the caller priority while that thread is busy', async () => {
+    const { raiseThreadsNamed } = await import('./thread-priority.ts');
+    const gate = new SharedArrayBuffer(4);
+    const worker = new Worker(BLOCKED_WORKER, { eval: true, workerData: gate });
+    const self = await new Promise<string>((resolve) => worker.once('message', resolve));
+    const niceOf = () => readFileSync(`/proc/${self}/stat`, 'utf8').split(') ')[1]!.split(' ')[16];
+    const own = getPriority();
+    assert.equal(niceOf(), String(Math.max(own, 10)));
+    const mayRaise = process.getuid?.() === 0;
+    assert.equal(raiseThreadsNamed('lowered-thread'), mayRaise ? 1 : 0);
+    if (mayRaise) assert.equal(niceOf(), String(own));
+    Atomics.store(new Int32Array(gate), 0, 1);
+    Atomics.notify(new Int32Array(gate), 0);
+    await worker.terminate();
   });
 });

@@ -5,12 +5,15 @@
  * (the kernel's weights for nice 0 and 10 are 1024 and 110); on an idle core, or with a core of
  * its own, ingest runs at full speed. Elsewhere the call would lower the whole process, so
  * nothing changes. On stop the thread asks for its old priority back (allowed where the process
- * may raise priorities, e.g. as root), so finishing its last writes is not starved by the load.
+ * may raise priorities, e.g. as root), so finishing its last writes is not starved by the load;
+ * the HTTP thread raises it too as it asks it to stop, since a thread starved at nice 10 may
+ * take minutes to turn its event loop and read the request.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 export const INGEST_THREAD_NICE = 10;
+export const INGEST_THREAD_NAME = 'pricing-ingest';
 
 /** Lowers the calling thread to `nice` (never raises it); false where that is not possible. */
 export function lowerThreadPriority(nice = INGEST_THREAD_NICE): boolean {
@@ -45,4 +48,35 @@ export function nameThread(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Ids of this process's threads named `name` (Linux `comm`). */
+function threadsNamed(name: string): number[] {
+  return readdirSync('/proc/self/task')
+    .filter((tid) => {
+      try {
+        return readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/**
+ * Gives every thread of this process named `name` the caller's priority, from another thread: a
+ * stop does not wait for a starved nice-10 thread to turn its event loop and restore itself.
+ * The number of threads changed (0 where that is not possible).
+ */
+export function raiseThreadsNamed(name: string): number {
+  if (process.platform !== 'linux') return 0;
+  const nice = getPriority();
+  return threadsNamed(name).filter((tid) => {
+    try {
+      setPriority(tid, nice);
+      return true;
+    } catch {
+      return false;
+    }
+  }).length;
 }

@@ -246,6 +246,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
         clock,
         onFoldError: options.onFoldError ?? ((message) => process.emitWarning(message)),
         foldOnOpen: options.foldLeftoversOnOpen ?? true,
+        onFolded: () => void db.pragma('wal_checkpoint(PASSIVE)'),
       });
     },
     async writeBatch(batch: IngestBatch, _fence, progress) {

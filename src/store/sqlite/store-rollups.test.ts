@@ -1,5 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DAY, HOUR, manualClock, MINUTE } from '../../domain/clock.ts';
 import type { IngestBatch } from '../../domain/quote.ts';
 import { MemoryRollups } from '../../pricing/rollup-memory.ts';
@@ -108,5 +111,25 @@ describe('folding the rollup journal', () => {
       }
     }
     await store.close();
+  });
+
+  test('a fold checkpoints both files once its rows committed, not every 4 MB of WAL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fold-checkpoint-'));
+    const store = createSqlitePriceStore({ path: join(dir, 'prices.db') });
+    await store.init();
+    const inFile = (name: string) => statSync(join(dir, name)).size;
+    const inWal = (schema: string) =>
+      (store.db.pragma(`${schema}.page_count`, { simple: true }) as number) * 4096;
+    const sides = Array.from({ length: 2_000 }, (_, index) => ({
+      ...ask('skinport', 1000 + index, MINUTE),
+      itemId: `item-${index}`,
+    }));
+    await store.writeBatch({ sides, sales: [], listings: [] });
+    assert.ok(inFile('prices.db') < inWal('main'), 'the batch waits in the WAL');
+    await store.flushRollups();
+    assert.equal(inFile('prices.history.db'), inWal('history'), 'the fold is copied');
+    assert.equal(inFile('prices.db'), inWal('main'), 'and the batches before it');
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -84,6 +84,8 @@ export interface StoreRollupsOptions {
   onFoldError: (message: string) => void;
   /** Fold what is in the journal now, before the store is used (default true). */
   foldOnOpen?: boolean;
+  /** After each fold, once its rows and mark have committed. */
+  onFolded?: () => void;
 }
 
 export interface StoreRollups {
@@ -170,6 +172,7 @@ export function openStoreRollups(
     }
     batchesSinceFold = 0;
     if (mark >= journaledThrough) openEarliest = Infinity;
+    options.onFolded?.();
   };
   const fold = () => {
     while (foldOnce(Number.MAX_SAFE_INTEGER));
