@@ -4,18 +4,17 @@
  * fresh data dir. The recording holds no secret, and a server on the replayed data dir answers
  * pricing, NBBO and history for the recorded items exactly like a server on the recording
  * run's own data dir (ingest and calculation times and age-decayed confidences aside).
- * `replay --to-fixture` runs in-process.
+ * Both `replay` commands run in the test's process (runInProcess): the servers are the binary.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MINUTE } from '../src/domain/clock.ts';
 import type { MarketId } from '../src/domain/markets.ts';
 import { servedFixtures } from '../src/markets/testing/fixtures.ts';
 import { startStandInSet, type StandInSet } from '../src/markets/testing/stand-in-set.ts';
-import { BIN, childEnv, runInProcess, startServer, tempDataDir } from './cli-helpers.ts';
+import { childEnv, runInProcess, startServer, tempDataDir } from './cli-helpers.ts';
 
 const MARKETS: MarketId[] = ['csdeals', 'skinport', 'csfloat', 'waxpeer'];
 const SECRETS = {
@@ -38,6 +37,9 @@ const PATHS = [
 const OWN_TIMES =
   /^(calculatedAt|calculated_at|ingestedAt|ingested_at|ingestLatencyMs|ingest_latency_ms|measuredAt|measured_at|confidence|executableConfidence)$/;
 
+/** Hang guard only: two servers booting at once beside other work took over four minutes. */
+const START_GIVE_UP_MS = 600_000;
+
 function withoutOwnTimes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutOwnTimes);
   if (typeof value !== 'object' || value === null) return value;
@@ -48,19 +50,11 @@ function withoutOwnTimes(value: unknown): unknown {
   );
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; out: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
-
 async function answers(dataDir: string, env: NodeJS.ProcessEnv): Promise<unknown[]> {
-  const server = await startServer(['--source', 'none', '--data', dataDir], { env });
+  const server = await startServer(['--source', 'none', '--data', dataDir], {
+    env,
+    timeoutMs: START_GIVE_UP_MS,
+  });
   try {
     const key = readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
     const bodies = [];
@@ -97,7 +91,7 @@ describe('serve --record, then replay into a fresh data dir', () => {
     env = childEnv({ ...SECRETS, PRICING_CLOCK_OFFSET_FILE: offsetFile });
     const server = await startServer(
       ['--source', 'live', '--markets', marketsFile, '--data', liveData, '--record', recording],
-      { env },
+      { env, timeoutMs: START_GIVE_UP_MS },
     );
     try {
       const seen = async () => {
@@ -105,7 +99,9 @@ describe('serve --record, then replay into a fresh data dir', () => {
         const rows = (await response.json()) as { id: string; lastEventAt: string | null }[];
         return MARKETS.every((market) => rows.find((row) => row.id === market)?.lastEventAt);
       };
-      const deadline = performance.now() + 90_000;
+      // A hang guard only: the listening line comes before the ingest thread is up, which took
+      // three minutes beside other work.
+      const deadline = performance.now() + 300_000;
       while (!(await seen())) {
         assert.ok(performance.now() < deadline, `markets not polled in time:\n${server.output()}`);
         await new Promise((resolve) => setTimeout(resolve, 1_100));
@@ -144,9 +140,9 @@ describe('serve --record, then replay into a fresh data dir', () => {
   });
 
   test('replayed into a fresh data dir, pricing, NBBO and history answer the same', async () => {
-    const replay = await run(['replay', recording, '--data', replayData], env);
-    assert.equal(replay.code, 0, replay.out);
-    assert.match(replay.out, /polls replayed/);
+    const replay = await runInProcess(['replay', recording, '--data', replayData], env);
+    assert.equal(replay.code, 0, replay.stderr);
+    assert.match(replay.stdout + replay.stderr, /polls replayed/);
     const [recorded, replayed] = await Promise.all([
       answers(liveData, env),
       answers(replayData, env),
