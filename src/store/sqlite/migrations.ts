@@ -20,7 +20,10 @@
  */
 import type { MigrationStep } from '../migration-plan.ts';
 import { SQLITE_SCHEMA_TABLES } from '../schema-tables.ts';
-import { SQLITE_BUCKET_HISTORY_SCHEMA } from './bucket-history.ts';
+import {
+  SQLITE_BUCKET_HISTORY_SCHEMA,
+  SQLITE_BUCKET_HISTORY_TIME_FIRST,
+} from './bucket-history.ts';
 import { SIDE_TABLES_SCHEMA } from './side-tables.ts';
 
 export interface SqliteMigration extends MigrationStep {
@@ -211,5 +214,10 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     version: 9,
     name: 'latest sides as a change log and compact snapshots',
     sql: SIDE_TABLES_SCHEMA,
+  },
+  {
+    version: 10,
+    name: 'attribute bucket history keyed time first',
+    sql: SQLITE_BUCKET_HISTORY_TIME_FIRST,
   },
 ];

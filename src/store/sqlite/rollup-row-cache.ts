@@ -59,11 +59,13 @@ function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
 
 export class RollupRowCache {
   private rows = emptyTable();
+  /** Per tier, the end of the last period with a page when the transaction began. */
+  private pagedTo: Partial<Record<Tier, number>> = {};
 
   /**
    * Per tier, the highest bucket any row was ever stored with (store-rollups.ts keeps it): a
    * bucket of a later period has no row nor page, so reading one is skipped (most misses are
-   * such new buckets). A later bucket of the frontier's period may still lie in a packed page.
+   * such new buckets); nor is a page looked for in a period after every page's (most are).
    */
   readonly frontier: Record<Tier, number> = { '10m': -1, '1h': -1, '1d': -1 };
 
@@ -71,7 +73,7 @@ export class RollupRowCache {
 
   /** Call at the start and the end of each write transaction. */
   clear(): void {
-    this.rows = emptyTable();
+    [this.rows, this.pagedTo] = [emptyTable(), {}];
   }
 
   /** False when no row of the bucket holding `at` can be stored (it lies past the frontier). */
@@ -89,11 +91,9 @@ export class RollupRowCache {
     const start = bucket * TIER_MS[tier];
     const statements = this.statements.tiers[tier];
     let found: RowOfPeriod | undefined;
-    const periodOf = (index: number) => Math.floor(index / PAGE_BUCKETS[tier]);
-    if (periodOf(bucket) <= periodOf(this.frontier[tier])) {
-      unpackPage(statements, tier, series, bucket);
-      found = statements.selectRow.get(series, bucket);
-    }
+    const paged = bucket / PAGE_BUCKETS[tier] < (this.pagedTo[tier] ??= statements.pagedTo.get()!);
+    if (paged) unpackPage(statements, tier, series, bucket);
+    if (paged || bucket <= this.frontier[tier]) found = statements.selectRow.get(series, bucket);
     const row = found ? decodeRow(start, found) : emptyRow(start);
     const cached = { tier, series, bucket, row, dirty: 0, stored: found !== undefined };
     held.push(cached);
