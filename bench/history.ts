@@ -66,15 +66,18 @@ async function benchIngest(dir: string, catalogs: ReturnType<typeof loadCatalogs
   const rates: number[] = [];
   for (const rollups of [false, true]) {
     const store = await openStore(dir, `ingest-${rollups}.db`, rollups);
+    const cpu = process.cpuUsage();
     const timing = await ingestSimulated({ ...run, ...window, store });
     const started = performance.now();
     await store.flushRollups();
     timing.ms += performance.now() - started;
+    const { user, system } = process.cpuUsage(cpu);
     await store.close();
     rates.push((timing.observations / timing.ms) * 1000);
     console.log(
       `ingest, 2,000 items × all cs2 markets, 30 fetch rounds (one simulated hour), one batch per market fetch, rollups ${rollups ? 'on' : 'off'}: ` +
-        `${Math.round(rates.at(-1)!)} observations/s (${timing.observations} observations, normalise + writeBatch + the final fold)`,
+        `${Math.round(rates.at(-1)!)} observations/s (${timing.observations} observations, normalise + writeBatch + the final fold); ` +
+        `process CPU ${((user + system) / timing.observations).toFixed(2)} µs per observation (simulator included)`,
     );
   }
   console.log(`ingest ratio, rollups on vs off: ${(rates[1]! / rates[0]!).toFixed(2)}`);
@@ -296,11 +299,15 @@ export async function benchHistoryFolds(): Promise<void> {
   }
 }
 
+/** `HISTORY_PARTS=ingest` or `reads` runs only that part; both by default. */
+const part = (name: string) => (process.env.HISTORY_PARTS ?? name).split(',').includes(name);
+
 export async function benchHistory(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'pricing-history-bench-'));
   try {
     const catalogs = loadCatalogs();
-    await benchIngest(dir, catalogs);
+    if (part('ingest')) await benchIngest(dir, catalogs);
+    if (!part('reads')) return;
     const store = await readStore(dir, catalogs);
     await packAtScale(store);
     await store.close();

@@ -29,14 +29,15 @@ import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.t
 import { childEnv, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
 
 /**
- * Two days of 30 items: nine chunks of the popular band (a day × ten items each, and the band's
- * last step), so a kill after two leaves seven to resume, four of them a whole day.
+ * A day of 30 items: six chunks of the popular band (the day × ten items each, then the band's
+ * last step × ten items each), so a kill after two leaves four to resume: the rest of the day
+ * and the step after it, across the window boundary.
  */
-const BAND = { seed: 11, backfillDays: 2, backfillItems: 30, fxFile: null, source: 'sim' as const };
+const BAND = { seed: 11, backfillDays: 1, backfillItems: 30, fxFile: null, source: 'sim' as const };
 /** Live polling runs beside the band: a small simulated universe keeps it light. */
 const ARGS = [
   '--sim-items',
-  '100',
+  '50',
   '--seed',
   String(BAND.seed),
   '--backfill-days',
@@ -45,7 +46,7 @@ const ARGS = [
   String(BAND.backfillItems),
 ];
 /** Hang guard only: a loaded machine may take minutes to boot and write the band. */
-const GIVE_UP_MS = 300_000;
+const GIVE_UP_MS = 600_000;
 
 type Stores = { prices: PriceStore; history: HistoryStore };
 
@@ -59,22 +60,46 @@ interface Backend {
   scratch(): Promise<Stores>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(
+/**
+ * Resolves with what `probe` reads from the server's output once it reads something, checked
+ * again on every chunk the server prints (no polling); the deadline only guards against a hang.
+ */
+function fromOutput<T>(
   what: string,
   server: RunningServer,
-  probe: () => Promise<T | null>,
+  probe: (output: string) => T | null,
 ): Promise<T> {
-  const deadline = performance.now() + GIVE_UP_MS;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (performance.now() > deadline || server.child.exitCode !== null) {
-      throw new Error(`${what}: not within ${GIVE_UP_MS} ms:\n${server.output().slice(-4000)}`);
-    }
-    await sleep(40);
-  }
+  const streams = [server.child.stdout!, server.child.stderr!];
+  return new Promise<T>((resolve, reject) => {
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      for (const stream of streams) stream.off('data', check);
+      server.child.off('exit', check);
+      settle();
+    };
+    const check = () => {
+      const value = probe(server.output());
+      if (value !== null) return done(() => resolve(value));
+      if (server.child.exitCode !== null || server.child.signalCode !== null) {
+        done(() =>
+          reject(new Error(`${what}: the server ended:\n${server.output().slice(-4000)}`)),
+        );
+      }
+    };
+    const timer = setTimeout(
+      () =>
+        done(() =>
+          reject(
+            new Error(`${what}: not within ${GIVE_UP_MS} ms:\n${server.output().slice(-4000)}`),
+          ),
+        ),
+      GIVE_UP_MS,
+    );
+    // After the helper's own listeners (registered first), so output() already holds the chunk.
+    for (const stream of streams) stream.on('data', check);
+    server.child.on('exit', check);
+    check();
+  });
 }
 
 const parsePlace = (state: string | undefined) =>
@@ -99,6 +124,13 @@ async function referenceRun(stores: Stores, toMs: number): Promise<number> {
   return popular!.totals.chunks;
 }
 
+/**
+ * The popular band's progress lines: one after each chunk committed while a chunk is at least a
+ * tenth of the band (progress.ts prints every ten per cent when stderr is not a terminal).
+ */
+const popularChunksShown = (output: string) =>
+  output.split('\n').filter((line) => line.includes('(popular items) [')).length;
+
 function finishedChunks(output: string): number | null {
   for (const line of output.split('\n')) {
     if (!line.includes('"backfill finished"')) continue;
@@ -117,18 +149,15 @@ async function killThenResume(backend: Backend) {
   };
   try {
     const first = await start();
-    await waitFor('the popular band under way', first, async () => {
-      const place = await backend.place();
-      return place?.phase === 'popular' && place.done >= 2 ? place : null;
-    });
+    await fromOutput('two chunks of the popular band', first, (output) =>
+      popularChunksShown(output) >= 2 ? true : null,
+    );
     await first.stop('SIGKILL');
     const killedAt = await backend.place();
     assert.ok(killedAt?.phase === 'popular', 'killed before the band ended');
 
     const second = await start();
-    const resumedChunks = await waitFor('the resumed band finished', second, async () =>
-      finishedChunks(second.output()),
-    );
+    const resumedChunks = await fromOutput('the resumed band finished', second, finishedChunks);
     assert.match(second.output(), /resuming the unfinished backfill after the last chunk/);
     assert.equal(await second.stop('SIGTERM'), 0, second.output().slice(-4000));
     return { killedAt, resumedChunks };

@@ -41,7 +41,11 @@ async function scrape(url: string): Promise<Sample[]> {
   return parseSamples(await response.text());
 }
 
-async function eventually<T>(probe: () => Promise<T | null>, timeoutMs = 60_000): Promise<T> {
+/**
+ * Polls until `probe` answers. The limit only guards against a hang: the ingest worker starts
+ * after the server listens, and at load average 50 it started two minutes later.
+ */
+async function eventually<T>(probe: () => Promise<T | null>, timeoutMs = 300_000): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -221,7 +221,9 @@ describe("the official client's 35 methods against the real service", () => {
   /** Waits until the simulator has filled what the methods read. */
   async function ready(): Promise<Context> {
     const base = `${server.baseUrl}/v1`;
-    const deadline = performance.now() + 240_000;
+    // A hang guard: at load average 50 the ingest worker started 2 minutes after the server
+    // listened, and 240 s ran out before buff163's first buckets.
+    const deadline = performance.now() + 600_000;
     let waiting = '';
     for (;;) {
       try {
@@ -232,10 +234,11 @@ describe("the official client's 35 methods against the real service", () => {
           canonicalItemId: string;
           markets: unknown[];
         };
-        const all = (await fetchJson(`${base}/items/all`)) as { id: string }[];
-        await fetchJson(`${base}/liquidity/items/manifest`);
         const buff = latest.items.find((entry) => entry.market === 'buff163');
         if (pricing.markets.length > 0 && buff) {
+          // The whole-catalog payloads only once the quotes are in: each is a large read.
+          const all = (await fetchJson(`${base}/items/all`)) as { id: string }[];
+          await fetchJson(`${base}/liquidity/items/manifest`);
           return {
             snapshotId: await completedSnapshot(),
             itemId: pricing.canonicalItemId,
@@ -259,10 +262,7 @@ describe("the official client's 35 methods against the real service", () => {
 
   before(async () => {
     standIn = await startInventoryStandIn();
-    server = await startServer(
-      [...SIM_ARGS, '--data', dir, '--inventory-url', standIn.origin],
-      180_000,
-    );
+    server = await startServer([...SIM_ARGS, '--data', dir, '--inventory-url', standIn.origin]);
     key = readFileSync(join(dir, 'demo-key.txt'), 'utf8').trim();
     ctx = await ready();
   });

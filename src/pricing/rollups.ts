@@ -81,8 +81,11 @@ export interface SideObservation {
 
 export type Scope = 'market' | 'aggregate';
 
-/** The rows an observation lands in: its market's series and the item's aggregate, per tier. */
-export type RowLookup = (scope: Scope, tier: Tier) => RollupRow;
+/**
+ * The rows an observation lands in: its market's series and the item's aggregate, per tier;
+ * null for a tier whose bucket is not kept (derived from a finer tier on read).
+ */
+export type RowLookup = (scope: Scope, tier: Tier) => RollupRow | null;
 
 /** The order tallies are kept in, and the number stored for the market: its code. */
 export function marketOrder(market: MarketId): number {
@@ -244,14 +247,13 @@ export function mergeRow(into: RollupRow, from: RollupRow): RollupRow {
  * the snapshot was already counted (nothing changes).
  */
 export function recordSide(rows: RowLookup, obs: SideObservation): boolean {
-  if (isCounted(rows('market', '10m')[obs.side], obs.at)) return false;
+  if (isCounted(rows('market', '10m')?.[obs.side] ?? null, obs.at)) return false;
   const toAggregate = entersAggregate(obs);
   for (const tier of TIERS) {
     const own = rows('market', tier);
-    own[obs.side] = addObservation(own[obs.side], obs, tier === '10m');
-    if (!toAggregate) continue;
-    const all = rows('aggregate', tier);
-    all[obs.side] = addObservation(all[obs.side], obs, false);
+    if (own) own[obs.side] = addObservation(own[obs.side], obs, tier === '10m');
+    const all = toAggregate ? rows('aggregate', tier) : null;
+    if (all) all[obs.side] = addObservation(all[obs.side], obs, false);
   }
   return true;
 }
@@ -261,7 +263,7 @@ export function recordSale(rows: RowLookup, price: Cents, units: number): void {
   for (const tier of TIERS) {
     for (const scope of ['market', 'aggregate'] as const) {
       const row = rows(scope, tier);
-      row.sales = addPrice(row.sales, price, units);
+      if (row) row.sales = addPrice(row.sales, price, units);
     }
   }
 }

@@ -55,16 +55,18 @@ function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
 
 export class RollupRowCache {
   private rows = emptyTable();
+  /** Per tier, the end of the last period with a page when the transaction began. */
+  private pagedTo: Partial<Record<Tier, number>> = {};
 
-  /** Per tier, the highest bucket ever stored (store-rollups.ts): no row nor page lies in a
-   * later period, so most misses (new buckets) read nothing. */
+  /** Per tier, the highest bucket ever stored (store-rollups.ts): no row lies in a later period
+   * (most misses are such new buckets), nor a page in one after every page's (pagedTo). */
   readonly frontier: Record<Tier, number> = { '10m': -1, '1h': -1, '1d': -1 };
 
   constructor(private readonly statements: RollupStatements) {}
 
   /** Call at the start and the end of each write transaction. */
   clear(): void {
-    this.rows = emptyTable();
+    [this.rows, this.pagedTo] = [emptyTable(), {}];
   }
 
   /** False when no row of the bucket holding `at` can be stored (it lies past the frontier). */
@@ -82,11 +84,10 @@ export class RollupRowCache {
     const start = bucket * TIER_MS[tier];
     const statements = this.statements.tiers[tier];
     let found: RowOfPeriod | undefined;
-    const periodOf = (index: number) => Math.floor(index / PAGE_BUCKETS[tier]);
-    if (periodOf(bucket) <= periodOf(this.frontier[tier])) {
-      unpackPage(statements, tier, series, bucket);
+    const paged = bucket / PAGE_BUCKETS[tier] < (this.pagedTo[tier] ??= statements.pagedTo.get()!);
+    if (paged) unpackPage(statements, tier, series, bucket);
+    if (paged || bucket <= this.frontier[tier])
       found = statements.loose.of(bucket)?.selectRow.get(series, bucket);
-    }
     const row = found ? decodeRow(start, found) : emptyRow(start);
     const cached = { tier, series, bucket, row, dirty: 0, stored: found !== undefined };
     held.push(cached);

@@ -75,6 +75,7 @@ function pageStatements(db: Database.Database, tier: Tier) {
     deletePage: db.prepare<[number, number]>(
       `DELETE FROM ${table} WHERE series = ? AND period = ?`,
     ),
+    pagedTo: db.prepare<[], number>(`SELECT ifnull(max(period), -1) + 1 FROM ${table}`).pluck(),
     expiredPages: oldest<[period: number, series: number, data: Buffer]>(db, table, 'period'),
   };
 }

@@ -17,7 +17,7 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import { TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
-import { emptyRow, recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
+import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
 import { journalBatch, JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
 import { SECTION_BITS } from './page-format.ts';
 import { RollupRowCache, writeRow, type CachedRow } from './rollup-row-cache.ts';
@@ -37,16 +37,12 @@ const ROWS_PER_FOLD = 50_000;
 /** Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed. */
 function rowSink(cache: RollupRowCache, changed: CachedRow[]): JournalSink {
   const touched: CachedRow[] = [];
-  /** Where an observation of an hour or a day not stored goes (it is derived). */
-  const discarded = emptyRow(0);
   let [own, all, at] = [0, 0, 0];
+  /** An hour or a day not stored is derived: its observations go nowhere. */
   const rows: RowLookup = (scope, tier: Tier) => {
     const series = scope === 'market' ? own : all;
     const cached = tier !== '10m' && !cache.mayHold(tier, at) ? null : cache.get(tier, series, at);
-    if (tier !== '10m' && !cached?.stored) {
-      discarded.ask = discarded.bid = discarded.sales = null;
-      return discarded;
-    }
+    if (tier !== '10m' && !cached?.stored) return null;
     touched.push(cached!);
     return cached!.row;
   };
