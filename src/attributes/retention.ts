@@ -1,6 +1,6 @@
 /**
  * Attribute-bucket history keeps the price history's retention tiers (history-compaction.ts:
- * 10-minute rows 90 days, hourly 180 days, daily forever), deleted in steps of a few thousand
+ * 10-minute rows 45 days, hourly 180 days, daily forever), deleted in steps of a few thousand
  * rows so no step holds the store for long.
  */
 import { DEFAULT_RETENTION, DEFAULT_ROWS_PER_STEP } from '../store/history-compaction.ts';

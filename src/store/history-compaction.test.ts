@@ -13,7 +13,7 @@ import type { HistoryStore } from './history-store.ts';
 import { createSqlitePriceStore } from './sqlite/sqlite-price-store.ts';
 
 const NOW = T0 + 800 * DAY;
-const CUT_10M = NOW - 90 * DAY;
+const CUT_10M = NOW - 45 * DAY;
 const CUT_1H = NOW - 180 * DAY;
 
 async function storeWith(times: number[]) {
@@ -31,7 +31,7 @@ async function starts(store: HistoryStore, tier: Tier): Promise<number[]> {
 }
 
 describe('compactHistory', () => {
-  test('removes exactly the buckets that ended by each tier’s horizon (90 d, 180 d, forever)', async () => {
+  test('removes exactly the buckets that ended by each tier’s horizon (45 d, 180 d, forever)', async () => {
     const times = {
       hourEnding: CUT_1H - HOUR + MINUTE,
       hourStarting: CUT_1H + MINUTE,

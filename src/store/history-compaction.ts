@@ -1,5 +1,5 @@
 /**
- * History retention: tiered (10-minute buckets kept 90 days, hourly 180 days, the longest range
+ * History retention: tiered (10-minute buckets kept 45 days, hourly 180 days, the longest range
  * hourly reads serve, daily forever by default; configurable per tier) and enforced by a compaction pass that deletes expired
  * buckets through the HistoryStore port in small steps (about 5,000 rows per transaction),
  * yielding to the event loop between steps so reads and ingest never wait long behind it.
@@ -15,7 +15,7 @@ import type { HistoryStore } from './history-store.ts';
 export type RetentionPolicy = Readonly<Record<Tier, number | null>>;
 
 export const DEFAULT_RETENTION: RetentionPolicy = {
-  '10m': 90 * DAY,
+  '10m': 45 * DAY,
   '1h': 180 * DAY,
   '1d': null,
 };
