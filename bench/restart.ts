@@ -18,7 +18,7 @@ const STEPS_CAP_MS = 120_000;
 const CLOCK_TICKS = 100;
 
 /** CPU seconds (user + system) of one /proc stat file; proc(5) fields 14 and 15. */
-function cpuSeconds(statPath: string): number {
+export function cpuSeconds(statPath: string): number {
   const fields = readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }

@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark, each reporting a ratio against a baseline from the same run. */
 import { benchAttributes } from './attributes.ts';
+import { benchCatalogCache } from './catalog-cache.ts';
 import { benchDiskDay } from './disk-day.ts';
 import { benchPostgresDiskDay } from './disk-day-pg.ts';
 import { benchFootprint } from './footprint.ts';
@@ -131,6 +132,12 @@ if (wanted('failover')) {
 if (wanted('restart')) {
   console.log('\n## restart: the default server restarted on its data dir, time and boot steps');
   await benchRestart();
+}
+if (wanted('catalog-cache')) {
+  console.log(
+    '\n## catalog-cache: a boot to first prices with an empty and a filled catalog cache',
+  );
+  await benchCatalogCache();
 }
 if (wanted('stream')) {
   console.log('\n## stream: 1,000 open price streams, ingest → client latency, HTTP-thread cost');

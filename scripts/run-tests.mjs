@@ -52,7 +52,15 @@ const result = spawnSync(
     '--test-reporter-destination=stdout',
     ...entries,
   ],
-  { stdio: 'inherit', env: { ...process.env, TEST_ACCOUNTING: accounting } },
+  {
+    stdio: 'inherit',
+    env: {
+      // One catalog cache for the run: the first server boot builds the catalogs, the rest read them.
+      PRICING_CATALOG_CACHE_DIR: join(work, 'catalog-cache'),
+      ...process.env,
+      TEST_ACCOUNTING: accounting,
+    },
+  },
 );
 
 const lines = readFileSync(accounting, 'utf8').trim().split('\n').filter(Boolean);

@@ -49,6 +49,8 @@ export const ServeConfigSchema = Type.Object({
   /** The recording's size bound: the oldest segments are deleted beyond it. */
   recordMaxMb: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 256 }),
   feesFile: Type.Union([Type.String(), Type.Null()], { default: null }),
+  /** Where the built catalogs are cached (src/catalog/catalog-cache.ts); null: the data dir. */
+  catalogCacheDir: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null }),
   /** Origin of Steam's public inventory endpoint (src/inventory); a stand-in in tests. */
   inventoryUrl: Type.String({
     pattern: '^https?://[^\\s/]+',
@@ -101,6 +103,7 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   recordDir: 'PRICING_RECORD_DIR',
   recordMaxMb: 'PRICING_RECORD_MAX_MB',
   feesFile: 'PRICING_FEES_FILE',
+  catalogCacheDir: 'PRICING_CATALOG_CACHE_DIR',
   inventoryUrl: 'PRICING_INVENTORY_URL',
   logLevel: 'LOG_LEVEL',
   accessLog: 'PRICING_ACCESS_LOG',

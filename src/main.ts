@@ -12,6 +12,7 @@ import { startApiRole } from './boot/role-api.ts';
 import { startIngestRole } from './boot/role-ingest.ts';
 import { assertPortFree } from './boot/port-probe.ts';
 import { describeStores } from './boot/stores.ts';
+import { useCatalogCache } from './catalog/index.ts';
 import type { Role, ServeConfig } from './config.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 
@@ -40,6 +41,10 @@ export async function startService(
     },
     'starting',
   );
+  useCatalogCache({
+    dir: config.catalogCacheDir ?? config.dataDir,
+    warn: (message) => logger.warn(message),
+  });
   const { role } = config;
   if (role === 'ingest') {
     const ingest = await startIngestRole(config, clock, logger);

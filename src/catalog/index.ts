@@ -15,6 +15,7 @@ export {
   loadCatalogs,
   loadCs2Registries,
   prefetchCatalogs,
+  useCatalogCache,
 } from './load-catalogs.ts';
 export { catalogsFrom } from './catalog-data.ts';
 export type { CatalogData } from './catalog-data.ts';

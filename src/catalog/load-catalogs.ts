@@ -2,10 +2,12 @@
  * Builds the CS2 and Rust catalogs once per process and hands out the cached result; later
  * calls are free. CS2 comes from `@ianlucas/cs2-lib`, Rust from the curated lists in ./rust;
  * both are built on a short-lived thread (./build-in-worker.ts) so that this process never
- * imports the item-data package.
+ * imports the item-data package. With a cache directory (`useCatalogCache`), a boot whose
+ * catalog sources did not change reads the built data from disk instead (./catalog-cache.ts).
  */
 import type { Game } from '../domain/games.ts';
 import { startCatalogBuild, type PendingCatalogBuild } from './build-in-worker.ts';
+import { cachedCatalogBuild, catalogCacheKey } from './catalog-cache.ts';
 import { catalogsFrom, type CatalogData } from './catalog-data.ts';
 import type { SluggedCatalog } from './create-catalog.ts';
 import type { Cs2Registries } from './cs2/build-cs2.ts';
@@ -15,20 +17,36 @@ interface Loaded {
   cs2Registries: Cs2Registries;
 }
 
+interface CacheSettings {
+  dir: string;
+  warn(message: string): void;
+}
+
 let loaded: Loaded | undefined;
 let pending: PendingCatalogBuild | undefined;
+let cacheSettings: CacheSettings | undefined;
+
+/** Later loads of this process read and write the built catalogs in `settings.dir`. */
+export function useCatalogCache(settings: CacheSettings): void {
+  cacheSettings = settings;
+}
+
+function startLoad(): PendingCatalogBuild {
+  if (!cacheSettings) return startCatalogBuild();
+  return cachedCatalogBuild({ ...cacheSettings, key: catalogCacheKey() }, startCatalogBuild);
+}
 
 /**
  * Starts the build now so that it runs beside the rest of a boot (about a second on its own
  * core); the first `loadCatalogs` then only waits for what is left of it.
  */
 export function prefetchCatalogs(): void {
-  if (!loaded) pending ??= startCatalogBuild();
+  if (!loaded) pending ??= startLoad();
 }
 
 function load(): Loaded {
   if (loaded) return loaded;
-  const build = pending ?? startCatalogBuild();
+  const build = pending ?? startLoad();
   pending = undefined;
   const data = build.wait();
   loaded = { catalogs: catalogsFrom(data), cs2Registries: data.cs2Registries };
