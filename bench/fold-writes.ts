@@ -7,7 +7,8 @@
  * process: as it is (loose rows in a table per day, keyed time first, dropped once packed); with
  * each page's rows deleted as it is stored (a trigger), as packing did while loose rows shared
  * one table; and with the day's table keyed (series, bucket), as every layout before issue 31's
- * time-first rows kept them.
+ * time-first rows kept them. First, the folds alone of buckets journaled as the real server
+ * journals them: each market polled 3 times a bucket, in batches of 2,500 items.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,7 +65,16 @@ const LAYOUTS: Record<Layout, string> = {
     STRICT, WITHOUT ROWID;`,
 };
 
-async function run(layout: Layout) {
+/** How a bucket is ingested: `polls` fetches of each market, each in batches of `batch` items. */
+interface Polling {
+  polls: number;
+  batch: number;
+}
+const ONE_FETCH: Polling = { polls: 1, batch: ITEMS };
+/** As the real server journals a bucket: each market polled 3 times, in batches of 2,500. */
+const INTERLEAVED: Polling = { polls: 3, batch: 2500 };
+
+async function run(layout: Layout, polling = ONE_FETCH) {
   const dir = mkdtempSync(join(tmpdir(), 'fold-writes-'));
   const clock = manualClock(FIRST);
   const store = createSqlitePriceStore({ path: join(dir, 'prices.db'), clock });
@@ -74,8 +84,17 @@ async function run(layout: Layout) {
   const foldBucket = async (index: number) => {
     const at = FIRST + index * TEN + MINUTE;
     clock.set(at);
-    for (const market of MARKETS) {
-      await store.writeBatch({ sides: fetchOf(market, at, index), sales: [], listings: [] });
+    for (let poll = 0; poll < polling.polls; poll += 1) {
+      for (let from = 0; from < ITEMS; from += polling.batch) {
+        for (const market of MARKETS) {
+          const sides = fetchOf(market, at + poll * MINUTE, index * 3 + poll);
+          await store.writeBatch({
+            sides: sides.slice(from, from + polling.batch),
+            sales: [],
+            listings: [],
+          });
+        }
+      }
     }
     const before = wchar();
     const started = performance.now();
@@ -99,6 +118,15 @@ async function run(layout: Layout) {
   let before = wchar();
   checkpoint();
   folded += wchar() - before;
+  if (polling !== ONE_FETCH) {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+    console.log(
+      `fold-writes, ${layout}, each market polled ${polling.polls} times a bucket in batches of ${polling.batch}: ` +
+        `${mb(folded / MEASURED_BUCKETS)} written per fold (${(foldMs / MEASURED_BUCKETS).toFixed(0)} ms)`,
+    );
+    return { folded: folded / MEASURED_BUCKETS, packing: 0 };
+  }
   clock.set(FIRST + 5 * 60 * MINUTE);
   before = wchar();
   const started = performance.now();
@@ -117,6 +145,7 @@ async function run(layout: Layout) {
 }
 
 export async function benchFoldWrites(): Promise<void> {
+  await run('table per day', INTERLEAVED);
   const perDay = await run('table per day');
   const deleted = await run('rows deleted when packed');
   console.log(

@@ -15,9 +15,9 @@ const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
  * Pages in a file's WAL before a commit checkpoints it (SQLite's default is 1,000): a bound for
  * imports and backfills only. The store checkpoints after each fold instead (issue 31), so a
- * 10-minute period's WAL is copied once, each page it changed one time, not every 4 MB: a fold
- * rewrites the same history pages in several transactions, and batches rewrite the same hot
- * pages of the prices file (sales statistics, attribute rollups, the journal's reused pages).
+ * 10-minute period's WAL is copied once, each page it changed one time, not every 4 MB: batches
+ * rewrite the same hot pages of the prices file (sales statistics, attribute rollups, the
+ * journal's reused pages).
  */
 const WAL_CHECKPOINT_PAGES = WAL_SIZE_LIMIT_BYTES / 4096;
 

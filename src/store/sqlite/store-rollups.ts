@@ -31,8 +31,12 @@ import { SeriesDirectory } from './series-directory.ts';
  */
 export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 1000 };
 
-/** Changed rows a transaction folds at most; the rest of the journal goes to the next one. */
-const ROWS_PER_FOLD = 50_000;
+/**
+ * Changed rows a fold holds decoded at most (the bound on its heap): past it, they are written
+ * and dropped, and the fold goes on in the same transaction, so each page it changes reaches the
+ * WAL once (the page cache holds them), not once per transaction as when it committed there.
+ */
+const ROWS_PER_WRITE = 50_000;
 
 /** Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed. */
 function rowSink(cache: RollupRowCache, changed: CachedRow[]): JournalSink {
@@ -108,34 +112,37 @@ export function openStoreRollups(
   const changed: CachedRow[] = [];
   const sink = rowSink(cache, changed);
 
-  /** Folds journal entries past the mark through `upTo`; `more` when it stopped at the row limit. */
+  const writeChanged = () => {
+    changed.sort((a, b) => a.bucket - b.bucket || a.series - b.series); // appended in key order
+    for (const row of changed) {
+      cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
+      writeRow(statements.tiers[row.tier], row, row.dirty);
+    }
+    changed.length = 0;
+    cache.clear();
+  };
+
+  /** Folds the journal entries past the mark through `upTo` in one transaction. */
   const foldSome = db.transaction((upTo: number) => {
     statements.lockHistory();
     cache.clear();
     const stored = statements.readFrontiers.get()!;
     TIERS.forEach((tier, index) => (cache.frontier[tier] = stored[index]!));
     let through = statements.readMark.get()!;
-    let more = false;
-    for (let entry = statements.journalAfter.get(through); entry && entry[0] <= upTo && !more;) {
+    for (let entry = statements.journalAfter.get(through); entry && entry[0] <= upTo;) {
       replayJournal(entry[1], sink);
       through = entry[0];
-      more = changed.length >= ROWS_PER_FOLD;
+      if (changed.length >= ROWS_PER_WRITE) writeChanged();
       entry = statements.journalAfter.get(through);
     }
-    changed.sort((a, b) => a.bucket - b.bucket || a.series - b.series); // appended in key order
-    for (const row of changed) {
-      cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
-      writeRow(statements.tiers[row.tier], row, row.dirty);
-    }
+    writeChanged();
     statements.markFolded.run(through, ...TIERS.map((tier) => cache.frontier[tier]));
-    return { through, more };
+    return through;
   });
 
   const foldOnce = (upTo: number) => {
     try {
-      const { through, more } = foldSome(upTo);
-      mark = through;
-      return more;
+      mark = foldSome(upTo);
     } finally {
       changed.length = 0;
       cache.clear();
@@ -166,7 +173,7 @@ export function openStoreRollups(
     options.onFolded?.();
   };
   const fold = () => {
-    while (foldOnce(Number.MAX_SAFE_INTEGER));
+    foldOnce(Number.MAX_SAFE_INTEGER);
     folded();
   };
   const unfolded = () => journaledThrough > mark;
@@ -180,33 +187,19 @@ export function openStoreRollups(
     if (periodOf(options.clock.now()) > periodOf(lastJournalAt)) return journaledThrough;
     return openEarliest < beforeMs ? journaledThrough : closedThrough;
   };
-  /**
-   * A due fold of a whole 10-minute period is many transactions: it yields to the event loop
-   * between them, so batches and timers are not held up for its whole length.
-   */
-  let dueFold: { upTo: number; at: number } | null = null;
-  const foldDueChunk = () => {
-    if (dueFold === null) return;
-    try {
-      if (dueFold.upTo > mark && foldOnce(dueFold.upTo)) {
-        setImmediate(foldDueChunk);
-        return;
-      }
-      folded();
-      failedAt = null;
-    } catch (error) {
-      failedAt = dueFold.at;
-      options.onFoldError(error instanceof Error ? (error.stack ?? error.message) : String(error));
-    }
-    dueFold = null;
-  };
   const foldIfDue = () => {
     const now = options.clock.now();
     const upTo = dueThrough(now);
-    if (dueFold !== null || upTo <= mark) return;
+    if (upTo <= mark) return;
     if (failedAt !== null && periodOf(now) === periodOf(failedAt)) return;
-    dueFold = { upTo, at: now };
-    foldDueChunk();
+    try {
+      foldOnce(upTo);
+      folded();
+      failedAt = null;
+    } catch (error) {
+      failedAt = now;
+      options.onFoldError(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    }
   };
 
   if (options.foldOnOpen !== false) fold();
@@ -246,7 +239,7 @@ export function openStoreRollups(
     async flushBefore(beforeMs) {
       const upTo = neededBefore(beforeMs);
       if (upTo <= mark) return;
-      while (foldOnce(upTo));
+      foldOnce(upTo);
       folded();
     },
     async flushAll() {
@@ -254,7 +247,6 @@ export function openStoreRollups(
     },
     async close() {
       clearInterval(timer);
-      dueFold = null;
       if (unfolded()) fold();
     },
   };
