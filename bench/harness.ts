@@ -3,7 +3,6 @@ import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SERVER_NODE_FLAGS } from '../src/boot/node-flags.ts';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -20,11 +19,6 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** `node`'s arguments for `args`: the server flags first when they run `pricing serve`. */
-export function nodeArgs(args: string[]): string[] {
-  return args[0] === PRICING_BIN && args[1] === 'serve' ? [...SERVER_NODE_FLAGS, ...args] : args;
-}
-
 /** Spawns `node <args>` and resolves with the URL from its `listening on` line. */
 export function spawnServer(
   args: string[],
@@ -32,7 +26,7 @@ export function spawnServer(
   env: NodeJS.ProcessEnv = embeddedEnv(),
   ready: RegExp = /listening on (http:\/\/\S+)/,
 ): Promise<ChildServer> {
-  const child = spawn(process.execPath, nodeArgs(args), { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line:\n${output}`)), timeoutMs);

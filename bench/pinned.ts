@@ -13,7 +13,6 @@ import {
   describeLoad,
   embeddedEnv,
   load,
-  nodeArgs,
   ratio,
   type ChildServer,
   PRICING_BIN,
@@ -53,7 +52,7 @@ export function spawnPinned(
 ): Promise<ChildServer & { metricsUrl?: string }> {
   const command = canPin() ? 'taskset' : process.execPath;
   const prefix = canPin() ? ['-a', '-c', String(core), process.execPath] : [];
-  const child = spawn(command, [...prefix, ...nodeArgs(args)], {
+  const child = spawn(command, [...prefix, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: embeddedEnv(),
   });

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --single-threaded-gc
+#!/usr/bin/env node
 import { register } from 'tsx/esm/api';
 
 register();
