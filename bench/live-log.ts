@@ -3,7 +3,7 @@
  * statistics, the change log with a snapshot per chunk (live-log.ts) against the per-row upserts
  * into `listings` (and its age index) and `sales_stats` they replaced (migrations 1-10 and the
  * statements of main before it, kept here as the baseline), on a model of the full catalogs at
- * the simulator's rates (ListingModel, StatsModel). Bytes are the process's `wchar` and
+ * the simulator's rates (listingsOf, statsOf). Bytes are the process's `wchar` and
  * `write_bytes` (/proc/self/io, proc(5)) over the measured hours after a warm-up, WAL
  * checkpoints included; both layouts in the same run, on the same batches.
  */
@@ -29,20 +29,19 @@ const UNSEEN_MS = 2 * HOUR;
 const RETENTION_EVERY = 10 * MINUTE;
 
 /**
- * Markets with individual listings and their cadences (waxpeer, dmarket, buff163, csfloat,
- * whitemarket, and skindeck for the simulated-only markets with listings).
+ * Markets with individual listings: cadence in minutes and the items with listings in a fetch
+ * (the simulator's, averaged over 8 fetches of cs2 an hour apart; 11 listings each, about the
+ * simulator's 87, 174, 104, 106, 39 and 78 listings a fetch). A third of them are among the
+ * items always deep, the rest rotate through the pool (sim/world.ts's depth slice).
  */
 const LISTING_MARKETS = [
-  ['waxpeer', 1],
-  ['dmarket', 2],
-  ['buff163', 2.5],
-  ['csfloat', 3],
-  ['whitemarket', 10],
-  ['skindeck', 10],
+  ['waxpeer', 1, 8],
+  ['dmarket', 2, 16],
+  ['buff163', 2.5, 10],
+  ['csfloat', 3, 9],
+  ['whitemarket', 10, 4],
+  ['avanmarket', 15, 7],
 ] as const;
-/** The simulator's depth slice: 10 items always, 20 rotating through the pool (sim/world.ts). */
-const ALWAYS_DEEP = 10;
-const ROTATING = 20;
 const POOL = 6_000;
 /** Listings of a deep item (8-14 slots in the simulator). */
 const SLOTS = 11;
@@ -74,10 +73,12 @@ function itemName(index: number): string {
 function listingsOf(market: number, fetch: number, at: number): ListingRecord[] {
   const out: ListingRecord[] = [];
   const items: number[] = [];
-  for (let item = 0; item < ALWAYS_DEEP; item++) items.push(item);
-  const start = (fetch * ROTATING) % POOL;
-  for (let offset = 0; offset < ROTATING; offset++)
-    items.push(ALWAYS_DEEP + ((start + offset) % POOL));
+  const deep = LISTING_MARKETS[market]![2];
+  const always = Math.round(deep / 3);
+  for (let item = 0; item < always; item++) items.push(item);
+  const start = (fetch * (deep - always)) % POOL;
+  for (let offset = 0; offset < deep - always; offset++)
+    items.push(always + ((start + offset) % POOL));
   for (const item of items) {
     const key = mix(market, item);
     const epoch = Math.floor((at + unit(key, 7) * ASK_PERIOD) / ASK_PERIOD);
@@ -337,7 +338,7 @@ export async function benchLiveLog(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ');
     console.log(
-      `${WARM_HOURS} h warm-up, then ${HOURS} h measured: ${LISTING_MARKETS.length} listing markets (${ALWAYS_DEEP}+${ROTATING} deep items × ${SLOTS} listings a fetch), skinport statistics (${STATS_ITEMS} items × ${WINDOWS.length} windows every 5 min, a third moved), retention every 10 min; load ${load}`,
+      `${WARM_HOURS} h warm-up, then ${HOURS} h measured: ${LISTING_MARKETS.length} listing markets (4-16 items × ${SLOTS} listings a fetch), skinport statistics (${STATS_ITEMS} items × ${WINDOWS.length} windows every 5 min, a third moved), retention every 10 min; load ${load}`,
     );
     const line = (name: string, r: Measured) =>
       `${name}: wchar ${mb(r.wchar)} (${perDay(r.wchar)}), write_bytes ${mb(r.written)} (${perDay(r.written)}), ` +
