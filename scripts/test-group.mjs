@@ -5,8 +5,6 @@
  * only once the previous one has finished. With TEST_ACCOUNTING set, each file's CPU time
  * (this process and the children it waited for: servers, browsers) and wall time are appended
  * there, `cpu_ms<TAB>wall_ms<TAB>file` a line, and the process start as `(process start)`.
- * With PRICING_CATALOG_CACHE_DIR set (the run's cache, filled before the files start), the
- * catalogs a test loads in this process are read from it instead of built.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { describe } from 'node:test';
@@ -32,15 +30,7 @@ function account(cpu, wall, what) {
   if (path) appendFileSync(path, `${Math.round(cpu)}\t${Math.round(wall)}\t${what}\n`);
 }
 
-async function readCatalogsFromRunCache() {
-  const dir = process.env.PRICING_CATALOG_CACHE_DIR;
-  if (!dir) return;
-  const { useCatalogCache } = await import('../src/catalog/load-catalogs.ts');
-  useCatalogCache({ dir, warn: (message) => console.error(message) });
-}
-
 export async function runGroup(files) {
-  await readCatalogsFromRunCache();
   account(cpuMs(), 0, '(process start)');
   for (const file of files) {
     const cpu = cpuMs();
