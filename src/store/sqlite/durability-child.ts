@@ -5,8 +5,9 @@
  * Batch k holds sidesPerBatch(mode) sides whose fetchedAt is DURABILITY_T0 + k. With argv[3] =
  * 'snapshotting' the batches rewrite a fixed set of SNAPSHOT_ITEMS items (snapshotSide) and the
  * store snapshots its latest sides whenever it can, printing `step <name>` after each step.
+ * With argv[3] = 'sales' batch k holds SALES_PER_BATCH sales sold at DURABILITY_T0 + k instead.
  */
-import type { SideSnapshot } from '../../domain/quote.ts';
+import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 export const DURABILITY_T0 = 1_793_491_200_000;
@@ -57,6 +58,21 @@ function batchSides(batchNumber: number): SideSnapshot[] {
   );
 }
 
+export const SALES_PER_BATCH = 50;
+
+function batchSales(batchNumber: number): SaleRecord[] {
+  return Array.from({ length: SALES_PER_BATCH }, (_, index) => ({
+    game: 'cs2',
+    itemId: `sold-${index}`,
+    market: 'skinport',
+    price: 1000 + index,
+    quantity: 1,
+    soldAt: DURABILITY_T0 + batchNumber,
+    ingestedAt: DURABILITY_T0 + batchNumber,
+    originalCurrency: 'USD',
+  }));
+}
+
 async function writeForever(file: string, mode: string): Promise<void> {
   const snapshotting = mode === 'snapshotting';
   const store = createSqlitePriceStore({
@@ -67,8 +83,12 @@ async function writeForever(file: string, mode: string): Promise<void> {
   });
   await store.init();
   for (let batchNumber = 0; ; batchNumber++) {
-    const sides = snapshotting ? snapshottingSides(batchNumber) : batchSides(batchNumber);
-    await store.writeBatch({ sides, sales: [], listings: [] });
+    if (mode === 'sales') {
+      await store.writeBatch({ sides: [], sales: batchSales(batchNumber), listings: [] });
+    } else {
+      const sides = snapshotting ? snapshottingSides(batchNumber) : batchSides(batchNumber);
+      await store.writeBatch({ sides, sales: [], listings: [] });
+    }
     if (mode === 'folding' && batchNumber % FOLD_EVERY === FOLD_EVERY - 1) {
       await store.flushRollups();
     }

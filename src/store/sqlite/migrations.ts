@@ -24,6 +24,7 @@ import {
   SQLITE_BUCKET_HISTORY_SCHEMA,
   SQLITE_BUCKET_HISTORY_TIME_FIRST,
 } from './bucket-history.ts';
+import { SALES_SNAPSHOT_SCHEMA } from './sales-snapshot.ts';
 import { SIDE_TABLES_SCHEMA } from './side-tables.ts';
 
 export interface SqliteMigration extends MigrationStep {
@@ -220,4 +221,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'attribute bucket history keyed time first',
     sql: SQLITE_BUCKET_HISTORY_TIME_FIRST,
   },
+  { version: 11, name: 'recent sales copied at clean close', sql: SALES_SNAPSHOT_SCHEMA },
 ];
