@@ -26,6 +26,7 @@ import {
 } from './bucket-history.ts';
 import { SALES_SNAPSHOT_SCHEMA } from './sales-snapshot.ts';
 import { SIDE_TABLES_SCHEMA } from './side-tables.ts';
+import { LIVE_LOG_SCHEMA } from './live-log-tables.ts';
 
 export interface SqliteMigration extends MigrationStep {
   sql: string;
@@ -221,5 +222,6 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'attribute bucket history keyed time first',
     sql: SQLITE_BUCKET_HISTORY_TIME_FIRST,
   },
-  { version: 11, name: 'recent sales copied at clean close', sql: SALES_SNAPSHOT_SCHEMA },
+  { version: 11, name: 'listings and sales statistics as a change log', sql: LIVE_LOG_SCHEMA },
+  { version: 12, name: 'recent sales copied at clean close', sql: SALES_SNAPSHOT_SCHEMA },
 ];
