@@ -24,6 +24,7 @@ import { benchStream } from './stream.ts';
 import { benchInventory } from './inventory.ts';
 import { benchSimPoll } from './sim-poll.ts';
 import { benchSidesLog } from './sides-log.ts';
+import { benchLiveLog } from './live-log.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -54,6 +55,12 @@ if (wanted('sides-log')) {
     '\n## sides-log: bytes written by the latest sides, change log + snapshots vs the upsert',
   );
   await benchSidesLog();
+}
+if (wanted('live-log')) {
+  console.log(
+    '\n## live-log: bytes written by listings and sales statistics, change log + snapshots vs the upserts',
+  );
+  await benchLiveLog();
 }
 if (wanted('reads-bounds')) {
   console.log('\n## reads-bounds: the heaviest reads at their largest allowed parameters');

@@ -9,6 +9,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { describe } from 'node:test';
 import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers';
 import { pathToFileURL } from 'node:url';
 
 /** CPU milliseconds of this process and its reaped children (Linux), else of this process. */
@@ -39,4 +40,28 @@ export async function runGroup(files) {
     });
     account(cpuMs() - cpu, performance.now() - wall, file);
   }
+  failIfHandlesOutlive(files);
+}
+
+/** How long a finished process may stay alive before what holds it open counts as a failure. */
+const HANDLE_GRACE_MS = Number(process.env.TEST_HANDLE_GRACE_MS ?? 60_000);
+
+/**
+ * A test that leaves a server or a connection open (say, a failure before its cleanup) would
+ * keep this process, and so the whole run, alive forever: after the grace, name what is still
+ * open and fail instead. The timer is unref'd, so a process with nothing open exits at once.
+ */
+function failIfHandlesOutlive(files) {
+  setTimeout(() => {
+    const open = process
+      ._getActiveHandles()
+      .map((handle) => {
+        const local = handle.address?.();
+        const remote = handle.remotePort ? ` to ${handle.remoteAddress}:${handle.remotePort}` : '';
+        return `${handle.constructor?.name}${local?.port ? ` on port ${local.port}` : ''}${remote}`;
+      })
+      .filter((text) => / on port | to /.test(text));
+    console.error(`# still open ${HANDLE_GRACE_MS / 1000} s after ${files.join(', ')}: ${open}`);
+    process.exit(1);
+  }, HANDLE_GRACE_MS).unref();
 }

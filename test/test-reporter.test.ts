@@ -59,6 +59,8 @@ function runTests(
   for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
   const own = { ...env };
   delete own.NODE_TEST_CONTEXT;
+  // The outer run's timing file is not this fixture run's to overwrite.
+  if (own.TEST_TIMINGS === process.env.TEST_TIMINGS) delete own.TEST_TIMINGS;
   const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'run-tests.mjs')], {
     cwd: dir,
     encoding: 'utf8',
@@ -109,6 +111,20 @@ describe('test processes', () => {
     assert.match(output, /not ok \d+ - src\/first\.test\.ts/);
     assert.match(output, /\nok \d+ - src\/second\.test\.ts/);
     assert.match(output, /# pass 3\n# fail 1/);
+  });
+
+  test('a file that leaves a server open fails its process instead of hanging the run', () => {
+    const leak = `
+import { test } from 'node:test';
+import net from 'node:net';
+test('listens and forgets', async () => {
+  await new Promise((resolve) => net.createServer().listen(0, '127.0.0.1', resolve));
+});
+`;
+    const env = childEnv({ TEST_HANDLE_GRACE_MS: '500' });
+    const { code, output } = runTests(env, { 'src/leak.test.ts': leak });
+    assert.equal(code, 1, output);
+    assert.match(output, /still open 0\.5 s after src\/leak\.test\.ts: Server on port \d+/);
   });
 
   test('end-to-end files and marked files get their own process, the heaviest first', () => {

@@ -51,7 +51,8 @@ describe('AccessService on PostgreSQL: a key change, then an outage', needsPostg
     const apiStore = createPostgresAccessStore({
       connectionString: relay.url,
       schema,
-      connectionTimeoutMillis: 300,
+      // Generous for a loaded machine: once the relay is cut, a connect is refused at once.
+      connectionTimeoutMillis: 30_000,
     });
     try {
       await cliStore.init();
@@ -76,6 +77,7 @@ describe('AccessService on PostgreSQL: a key change, then an outage', needsPostg
       const refused = await service.authenticate(`ApiKey ${revoked.key}`, IP, now);
       assert.equal(refused.ok === false && refused.status, 401);
     } finally {
+      await relay.cut();
       await apiStore.close();
       await cliStore.close();
     }

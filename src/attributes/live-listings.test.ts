@@ -7,12 +7,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCatalogs } from '../catalog/index.ts';
+import { fullCatalogs } from '../catalog/test-catalogs.ts';
 import type { ListingObservation } from '../domain/observation.ts';
 import type { ListingRecord } from '../domain/quote.ts';
 import { deriveBuckets } from './buckets.ts';
 
-const catalog = loadCatalogs().cs2;
+const catalog = fullCatalogs().cs2;
 
 function fixtureListings(market: string, file: string): ListingRecord[] {
   const path = join(import.meta.dirname, '..', 'markets', market, 'fixtures', file);

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCatalogs } from '../catalog/index.ts';
+import { fullCatalogs } from '../catalog/test-catalogs.ts';
 import { HOUR, manualClock } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
 import {
@@ -26,7 +26,7 @@ const config = {
   fxFile: null,
   source: 'sim' as const,
 };
-const catalogs = loadCatalogs();
+const catalogs = fullCatalogs();
 /**
  * Two-hour steps: the chunks are the same (a day's window × ten items, then the last step), at
  * half the observations of the hourly steps a server uses (test/backfill-resume.test.ts).

@@ -4,11 +4,11 @@ import type { CatalogItem } from '../domain/item.ts';
 import { resolveItem } from './resolve-item.ts';
 import { createSimWorld } from '../markets/sim/world.ts';
 import { catalogsFrom } from './catalog-data.ts';
-import { loadCatalogs, loadCs2Registries } from './load-catalogs.ts';
+import { fullCatalogs, fullCs2Registries } from './test-catalogs.ts';
 import { slimCatalogData, slimItem } from './slim.ts';
 
-const full = loadCatalogs();
-const slim = catalogsFrom(slimCatalogData(full, loadCs2Registries()));
+const full = fullCatalogs();
+const slim = catalogsFrom(slimCatalogData(full, fullCs2Registries()));
 
 const DOPPLER = '★ Karambit | Doppler (Factory New)';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '../catalog/catalog.ts';
-import { loadCatalogs } from '../catalog/index.ts';
+import { fullCatalogs } from '../catalog/test-catalogs.ts';
 import type { Game } from '../domain/games.ts';
 import { MARKET_INFO } from './registry.ts';
 import { LIVE_CONNECTORS } from './connectors.ts';
@@ -42,7 +42,7 @@ describe('live connectors: the registry', () => {
 describe('live connectors: every fixture through the real parse path', () => {
   let catalogs: Partial<Record<Game, Catalog>>;
   before(() => {
-    catalogs = loadCatalogs();
+    catalogs = fullCatalogs();
   });
   for (const connector of LIVE_CONNECTORS) {
     for (const fixture of loadFixtures(connector.info.id)) {

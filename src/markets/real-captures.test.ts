@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '../catalog/catalog.ts';
-import { loadCatalogs } from '../catalog/index.ts';
+import { fullCatalogs } from '../catalog/test-catalogs.ts';
 import type { Game } from '../domain/games.ts';
 import { LIVE_CONNECTORS } from './connectors.ts';
 import { assertResponseFixture } from './testing/check-fixtures.ts';
@@ -39,7 +39,7 @@ function verifiedOn(): Map<string, string> {
 describe('real-capture fixtures', () => {
   let catalogs: Partial<Record<Game, Catalog>>;
   before(() => {
-    catalogs = loadCatalogs();
+    catalogs = fullCatalogs();
   });
   const cells = verifiedOn();
 

@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCatalogs, loadCs2Registries } from '../catalog/index.ts';
+import { fullCatalogs, fullCs2Registries } from '../catalog/test-catalogs.ts';
 import { canonicalId } from '../catalog/canonical-id.ts';
 import { learnedRecord, recordHash, schemaRecord, type SchemaRecord } from './records.ts';
 import { cs2SchemaRegistries, referencedBy } from './registries.ts';
 
-const catalogs = loadCatalogs();
+const catalogs = fullCatalogs();
 const cs2 = catalogs.cs2.items.map(schemaRecord);
 const rust = catalogs.rust.items.map(schemaRecord);
 const byName = (records: SchemaRecord[], name: string) =>
@@ -108,7 +108,7 @@ describe('Rust records', () => {
 });
 
 describe('registry subsets', () => {
-  const registries = cs2SchemaRegistries(loadCs2Registries());
+  const registries = cs2SchemaRegistries(fullCs2Registries());
   test('only the rarity, collections and containers the records reference', () => {
     const record = byName(cs2, 'StatTrak™ AK-47 | Redline (Field-Tested)');
     const subset = referencedBy(registries, [record]);

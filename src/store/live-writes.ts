@@ -14,6 +14,9 @@
  *   inside that horizon. Its stored fetchedAt lags by less than LISTING_CONFIRM_MS.
  * - A snapshot of the same fetch time as the stored one replaces it when it differs, and an
  *   older one never does (as before).
+ * - A sales statistic is rewritten only when its content changed (SQLite since migration 11;
+ *   PostgreSQL rewrites it on every newer fetch): its stored fetchedAt is that of its last
+ *   change, as for sides.
  */
 import { MINUTE } from '../domain/clock.ts';
 

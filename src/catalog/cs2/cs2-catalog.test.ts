@@ -2,9 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogItem } from '../../domain/item.ts';
 import { loadCatalogs, loadCs2Registries } from '../load-catalogs.ts';
+import { fullCatalogs } from '../test-catalogs.ts';
 import { EXTERIORS, exteriorByName, exteriorsFor } from './exteriors.ts';
 
-const catalog = loadCatalogs().cs2;
+const catalog = fullCatalogs().cs2;
 const items = catalog.items;
 const EXTERIOR_SUFFIX = / \((Factory New|Minimal Wear|Field-Tested|Well-Worn|Battle-Scarred)\)$/;
 

@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogItem } from '../../domain/item.ts';
-import { loadCatalogs } from '../load-catalogs.ts';
+import { fullCatalogs } from '../test-catalogs.ts';
 import { resolvePhase, resolveVariant } from '../variants.ts';
 import { DOPPLER_PHASE_BY_PAINT_INDEX, normalizePhaseLabel, splicePhase } from './doppler.ts';
 
-const catalog = loadCatalogs().cs2;
+const catalog = fullCatalogs().cs2;
 
 function named(name: string): CatalogItem {
   const item = catalog.byName(name);

@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canonicalId } from '../canonical-id.ts';
-import { loadCatalogs } from '../load-catalogs.ts';
+import { fullCatalogs } from '../test-catalogs.ts';
 import { buildRust, parseRustList } from './build-rust.ts';
 
-const catalog = loadCatalogs().rust;
+const catalog = fullCatalogs().rust;
 
 describe('parseRustList', () => {
   test('reads item-type lines with semicolon-separated names', () => {

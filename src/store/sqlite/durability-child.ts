@@ -5,8 +5,11 @@
  * Batch k holds sidesPerBatch(mode) sides whose fetchedAt is DURABILITY_T0 + k. With argv[3] =
  * 'snapshotting' the batches rewrite a fixed set of SNAPSHOT_ITEMS items (snapshotSide) and the
  * store snapshots its latest sides whenever it can, printing `step <name>` after each step.
+ * With argv[3] = 'live' the batches hold listings and sales statistics only (liveListing,
+ * liveStats), every PRUNE_EVERY-th batch is followed by a prune of the listings, and the
+ * store snapshots its listings and statistics log whenever it can.
  */
-import type { SideSnapshot } from '../../domain/quote.ts';
+import type { ListingRecord, SalesStatsRecord, SideSnapshot } from '../../domain/quote.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 export const DURABILITY_T0 = 1_793_491_200_000;
@@ -57,6 +60,64 @@ function batchSides(batchNumber: number): SideSnapshot[] {
   );
 }
 
+/** Listing ids the live writer cycles through, LIVE_PER_BATCH a batch. */
+export const LIVE_IDS = 400;
+const LIVE_PER_BATCH = 50;
+export const PRUNE_EVERY = 5;
+
+/** Listing `j` of batch k: a new price every batch. */
+export function liveListing(batchNumber: number, j: number): ListingRecord {
+  const id = (batchNumber * LIVE_PER_BATCH + j) % LIVE_IDS;
+  return {
+    game: 'cs2',
+    itemId: `item-${id % 10}`,
+    market: 'csfloat',
+    listingId: `L${id}`,
+    price: 1000 + batchNumber,
+    floatValue: id / LIVE_IDS,
+    paintSeed: id,
+    paintIndex: null,
+    phase: null,
+    inspectLink: null,
+    stickers: id % 3 === 0 ? ['Sticker | Crown (Foil)'] : [],
+    isStatTrak: id % 2 === 0,
+    fetchedAt: DURABILITY_T0 + batchNumber,
+    ingestedAt: DURABILITY_T0 + batchNumber,
+    originalCurrency: 'USD',
+  };
+}
+
+/** Statistics of item `j` in batch k: the volume moves every fourth batch only. */
+export function liveStats(batchNumber: number, j: number): SalesStatsRecord {
+  const volume = Math.floor(batchNumber / 4) + j;
+  return {
+    game: 'cs2',
+    market: 'skinport',
+    itemId: `item-${j}`,
+    window: '24h',
+    volume,
+    minPrice: 100,
+    maxPrice: 100 + volume,
+    avgPrice: null,
+    medianPrice: 100,
+    fetchedAt: DURABILITY_T0 + batchNumber,
+    ingestedAt: DURABILITY_T0 + batchNumber,
+    originalCurrency: 'EUR',
+  };
+}
+
+/** After batch k (every PRUNE_EVERY-th): listings fetched before this go. */
+export function livePruneBefore(batchNumber: number): number {
+  return DURABILITY_T0 + batchNumber - 3;
+}
+
+const live = (batchNumber: number) => ({
+  sides: [],
+  sales: [],
+  listings: Array.from({ length: LIVE_PER_BATCH }, (_, j) => liveListing(batchNumber, j)),
+  salesStats: Array.from({ length: 20 }, (_, j) => liveStats(batchNumber, j)),
+});
+
 async function writeForever(file: string, mode: string): Promise<void> {
   const snapshotting = mode === 'snapshotting';
   const store = createSqlitePriceStore({
@@ -64,9 +125,19 @@ async function writeForever(file: string, mode: string): Promise<void> {
     ...(snapshotting && {
       sideSnapshots: { minBytes: 0, onStep: (step) => process.stdout.write(`step ${step}\n`) },
     }),
+    ...(mode === 'live' && { liveSnapshots: { minBytes: 0 } }),
   });
   await store.init();
   for (let batchNumber = 0; ; batchNumber++) {
+    if (mode === 'live') {
+      await store.writeBatch(live(batchNumber));
+      if (batchNumber % PRUNE_EVERY === PRUNE_EVERY - 1) {
+        await store.pruneListings('cs2', 'csfloat', livePruneBefore(batchNumber));
+      }
+      process.stdout.write(`${batchNumber}\n`);
+      await new Promise(setImmediate);
+      continue;
+    }
     const sides = snapshotting ? snapshottingSides(batchNumber) : batchSides(batchNumber);
     await store.writeBatch({ sides, sales: [], listings: [] });
     if (mode === 'folding' && batchNumber % FOLD_EVERY === FOLD_EVERY - 1) {

@@ -6,9 +6,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAY } from '../../domain/clock.ts';
-import type { SideSnapshot } from '../../domain/quote.ts';
-import { sortSides } from '../contract-fixtures.ts';
-import { DURABILITY_T0, SNAPSHOT_ITEMS, sidesPerBatch, snapshotSide } from './durability-child.ts';
+import type { ListingRecord, SalesStatsRecord, SideSnapshot } from '../../domain/quote.ts';
+import { sortListings, sortSides } from '../contract-fixtures.ts';
+import {
+  DURABILITY_T0,
+  LIVE_IDS,
+  PRUNE_EVERY,
+  SNAPSHOT_ITEMS,
+  liveListing,
+  livePruneBefore,
+  liveStats,
+  sidesPerBatch,
+  snapshotSide,
+} from './durability-child.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 const childScript = fileURLToPath(new URL('./durability-child.ts', import.meta.url));
@@ -31,7 +41,7 @@ const GIVE_UP_MS = 180_000;
  */
 function runAndKillWriter(
   file: string,
-  mode: 'plain' | 'folding' | 'snapshotting',
+  mode: 'plain' | 'folding' | 'snapshotting' | 'live',
   batchesBeforeKill = BATCHES_BEFORE_KILL,
   killAtStep?: string,
 ): Promise<number[]> {
@@ -159,3 +169,63 @@ for (const step of ['part', 'switch']) {
     await store.close();
   });
 }
+
+/**
+ * What the live writer's first `batches` batches leave stored: every listing written, minus
+ * those pruned (the last batch's prune only if `lastPruned`); statistics rewritten when their
+ * content changed (live-writes.ts), so their fetchedAt is that of the change.
+ */
+function liveReference(batches: number, lastPruned: boolean) {
+  const listings = new Map<string, ListingRecord>();
+  const stats = new Map<string, SalesStatsRecord>();
+  const content = ({ fetchedAt: _f, ingestedAt: _i, ...rest }: SalesStatsRecord) =>
+    JSON.stringify(rest);
+  for (let batchNumber = 0; batchNumber < batches; batchNumber++) {
+    for (let j = 0; j < 50; j++) {
+      const listing = liveListing(batchNumber, j);
+      listings.set(listing.listingId, listing);
+    }
+    for (let j = 0; j < 20; j++) {
+      const record = liveStats(batchNumber, j);
+      const held = stats.get(record.itemId);
+      if (held === undefined || content(held) !== content(record)) stats.set(record.itemId, record);
+    }
+    const pruned = batchNumber % PRUNE_EVERY === PRUNE_EVERY - 1;
+    if (!pruned || (batchNumber === batches - 1 && !lastPruned)) continue;
+    for (const [id, listing] of listings) {
+      if (listing.fetchedAt < livePruneBefore(batchNumber)) listings.delete(id);
+    }
+  }
+  const byItem = (a: SalesStatsRecord, b: SalesStatsRecord) => a.itemId.localeCompare(b.itemId);
+  return {
+    listings: sortListings([...listings.values()]),
+    stats: [...stats.values()].sort(byItem),
+    sortStats: (records: SalesStatsRecord[]) => [...records].sort(byItem),
+  };
+}
+
+test('kill -9 of a writer of listings and statistics (log, prunes, snapshots): nothing reported is lost', async () => {
+  const file = path.join(dir, 'live.db');
+  const reported = await runAndKillWriter(file, 'live', 40);
+  const store = createSqlitePriceStore({ path: file });
+  await store.init();
+  assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
+  const snapshots = store.db
+    .prepare('SELECT count(*) AS n, max(log_through) AS through FROM live_snapshots')
+    .get() as { n: number; through: number };
+  assert.ok(snapshots.n === 2 && snapshots.through > 0, 'the writer had snapshotted its log');
+  const listings = sortListings(await store.loadListings('cs2'));
+  const newest = Math.max(...listings.map((listing) => listing.fetchedAt)) - DURABILITY_T0;
+  assert.ok(newest === reported.length - 1 || newest === reported.length);
+  assert.ok(listings.length <= LIVE_IDS);
+  const pruned = liveReference(newest + 1, true);
+  const kept = liveReference(newest + 1, false);
+  const expected = listings.length === pruned.listings.length ? pruned : kept;
+  assert.deepEqual(listings, expected.listings);
+  assert.deepEqual(expected.sortStats(await store.loadSalesStats('cs2')), expected.stats);
+  store.snapshotLive();
+  const left = store.db.prepare('SELECT count(*) AS n FROM live_log').get() as { n: number };
+  assert.equal(left.n, 0);
+  assert.deepEqual(sortListings(await store.loadListings('cs2')), expected.listings);
+  await store.close();
+});

@@ -1,7 +1,7 @@
 /**
- * The SQLite side of the live-data tables: the markets' sales statistics (latest per item,
- * market and window, written inside writeBatch's transaction; an older fetch never replaces
- * a newer one) and the stored exchange rates (replaced whole).
+ * The SQLite side of the live-data tables: the stored exchange rates (replaced whole), and the
+ * row shape of the `sales_stats` table of earlier releases (the markets' sales statistics are
+ * in the live log since migration 11, live-log.ts; live-convert.ts reads the table once).
  */
 import type Database from 'better-sqlite3';
 import type { FxTable } from '../../domain/fx.ts';
@@ -10,7 +10,7 @@ import type { MarketId } from '../../domain/markets.ts';
 import type { SalesWindow } from '../../domain/observation.ts';
 import type { SalesStatsRecord } from '../../domain/quote.ts';
 
-type StatsRow = [
+export type StatsRow = [
   game: Game,
   market: MarketId,
   itemId: string,
@@ -25,22 +25,8 @@ type StatsRow = [
   originalCurrency: string,
 ];
 
-const STATS_COLUMNS = `game, market, item_id, sales_window, volume, min_price, max_price,
-  avg_price, median_price, fetched_at, ingested_at, original_currency`;
-
 export function prepareLiveStatements(db: Database.Database) {
   return {
-    upsertStats: db.prepare<StatsRow>(`
-      INSERT INTO sales_stats (${STATS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (game, market, item_id, sales_window) DO UPDATE SET
-        volume = excluded.volume, min_price = excluded.min_price,
-        max_price = excluded.max_price, avg_price = excluded.avg_price,
-        median_price = excluded.median_price, fetched_at = excluded.fetched_at,
-        ingested_at = excluded.ingested_at, original_currency = excluded.original_currency
-      WHERE excluded.fetched_at >= sales_stats.fetched_at`),
-    selectStats: db
-      .prepare<[string], StatsRow>(`SELECT ${STATS_COLUMNS} FROM sales_stats WHERE game = ?`)
-      .raw(),
     clearRates: db.prepare('DELETE FROM fx_rates'),
     insertRate: db.prepare<[string, number, number, string]>(
       'INSERT INTO fx_rates (currency, usd_micro, as_of, source) VALUES (?, ?, ?, ?)',
@@ -55,23 +41,6 @@ export function prepareLiveStatements(db: Database.Database) {
 }
 
 export type LiveStatements = ReturnType<typeof prepareLiveStatements>;
-
-export function statsRow(record: SalesStatsRecord): StatsRow {
-  return [
-    record.game,
-    record.market,
-    record.itemId,
-    record.window,
-    record.volume,
-    record.minPrice,
-    record.maxPrice,
-    record.avgPrice,
-    record.medianPrice,
-    record.fetchedAt,
-    record.ingestedAt,
-    record.originalCurrency,
-  ];
-}
 
 export function statsFromRow(row: StatsRow): SalesStatsRecord {
   return {

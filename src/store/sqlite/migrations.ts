@@ -25,6 +25,7 @@ import {
   SQLITE_BUCKET_HISTORY_TIME_FIRST,
 } from './bucket-history.ts';
 import { SIDE_TABLES_SCHEMA } from './side-tables.ts';
+import { LIVE_LOG_SCHEMA } from './live-log-tables.ts';
 
 export interface SqliteMigration extends MigrationStep {
   sql: string;
@@ -220,4 +221,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'attribute bucket history keyed time first',
     sql: SQLITE_BUCKET_HISTORY_TIME_FIRST,
   },
+  { version: 11, name: 'listings and sales statistics as a change log', sql: LIVE_LOG_SCHEMA },
 ];

@@ -14,10 +14,10 @@ export const RANGE_HEADER_BYTES = 5;
 type Blob = Buffer | null;
 export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
-/** The keys in [@from, @to) between `table`'s lowest and highest, oldest first, to seek. */
+/** `table`'s lowest to highest key in [@from, @to) to seek (a bucket -1 marker adds none). */
 const keysOf = (table: string, key: string) => `WITH RECURSIVE
-  r (lo, hi) AS (SELECT max(@from, (SELECT min(${key}) FROM ${table})),
-    min(@to, (SELECT max(${key}) FROM ${table}) + 1)),
+  r (lo, hi) AS (SELECT (SELECT min(${key}) FROM ${table} WHERE ${key} >= @from),
+    (SELECT max(${key}) FROM ${table} WHERE ${key} < @to) + 1),
   b (k) AS (SELECT lo FROM r WHERE lo < hi UNION ALL SELECT k + 1 FROM b, r WHERE k + 1 < hi)`;
 export type KeyRange = { series: number; from: number; to: number };
 export type SeriesRange = KeyRange & { last: number };

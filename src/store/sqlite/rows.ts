@@ -17,7 +17,7 @@ type Param = number | string | Buffer | null;
  * saves tens of bytes per row (an item id appears once per market and side).
  */
 
-/** Column order of LISTING_COLUMNS in statements.ts. */
+/** Column order of the `listings` table of earlier releases (read once, live-convert.ts). */
 export type ListingRow = [
   game: Game,
   itemId: string,
@@ -54,26 +54,6 @@ export function saleParams(sale: SaleRecord): Param[] {
     sale.quantity,
     sale.ingestedAt,
     sale.originalCurrency,
-  ];
-}
-
-export function listingParams(listing: ListingRecord): Param[] {
-  return [
-    listing.game,
-    listing.market,
-    listing.listingId,
-    listing.itemId,
-    listing.price,
-    listing.floatValue,
-    listing.paintSeed,
-    listing.paintIndex,
-    listing.phase,
-    listing.inspectLink,
-    JSON.stringify(listing.stickers),
-    listing.isStatTrak ? 1 : 0,
-    listing.fetchedAt,
-    listing.ingestedAt,
-    listing.originalCurrency,
   ];
 }
 

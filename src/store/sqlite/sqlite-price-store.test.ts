@@ -108,8 +108,10 @@ describe('sqlite price store', () => {
       /fetch_records_by_start/,
     );
     assert.match(
-      plan("DELETE FROM listings WHERE game = 'cs2' AND market = 'x' AND fetched_at < 0"),
-      /listings_by_age/,
+      plan(
+        "SELECT entries FROM live_log WHERE kind = 'listings' AND game = 'cs2' AND market = 'x' AND id > 0 ORDER BY id",
+      ),
+      /live_log_by_chunk/,
     );
     await store.close();
   });

@@ -26,7 +26,8 @@
  *
  * Latest sides: writeBatch's transaction appends the sides that changed to a log (side-log.ts),
  * which the store compacts into a snapshot once the log outgrows it (side-snapshot.ts); reads
- * merge the two (side-read.ts).
+ * merge the two (side-read.ts). Listings and sales statistics likewise, a snapshot per
+ * (kind, game, market) (live-log.ts).
  */
 import type Database from 'better-sqlite3';
 import { systemClock } from '../../domain/clock.ts';
@@ -43,25 +44,14 @@ import {
   type JobProgress,
   type PriceStore,
 } from '../price-store.ts';
-import {
-  loadRates,
-  prepareLiveStatements,
-  saveRates,
-  statsFromRow,
-  statsRow,
-  type LiveStatements,
-} from './live-tables.ts';
+import { LISTINGS, SALES_STATS } from './live-kinds.ts';
+import { convertLiveTables } from './live-convert.ts';
+import { LiveLog, type LiveLogOptions } from './live-log.ts';
+import { prepareLiveLogStatements } from './live-log-tables.ts';
+import { loadRates, prepareLiveStatements, saveRates, type LiveStatements } from './live-tables.ts';
 import { migrate } from './migrate.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
-import {
-  fetchFromRow,
-  fetchParams,
-  listingFromRow,
-  listingParams,
-  saleFromRow,
-  saleParams,
-  stringInterner,
-} from './rows.ts';
+import { fetchFromRow, fetchParams, saleFromRow, saleParams, stringInterner } from './rows.ts';
 import type { Intern } from './rows.ts';
 import { openHistory, openPrices } from './connection.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
@@ -92,6 +82,8 @@ export interface SqlitePriceStoreOptions {
   foldLeftoversOnOpen?: boolean;
   /** When the latest sides' log is compacted into a snapshot (side-snapshot.ts). */
   sideSnapshots?: Pick<SideSnapshotOptions, 'minBytes' | 'onStep'>;
+  /** When a chunk of the listings and statistics log is snapshotted (live-log.ts). */
+  liveSnapshots?: Pick<LiveLogOptions, 'minBytes'>;
 }
 
 export interface SqlitePriceStore extends PriceStore, Required<HistoryStore> {
@@ -101,6 +93,8 @@ export interface SqlitePriceStore extends PriceStore, Required<HistoryStore> {
   flushRollups(): Promise<void>;
   /** Compacts the latest sides' log into a new snapshot now (else it happens when due). */
   snapshotSides(): void;
+  /** Snapshots every chunk of the listings and statistics log now (else when due). */
+  snapshotLive(): void;
 }
 
 /**
@@ -149,6 +143,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
   const db = openPrices(options.path);
   let statements: Statements | null = null;
   let live: LiveStatements | null = null;
+  let liveLog: LiveLog | null = null;
   let rollups: StoreRollups | null = null;
   let sides: {
     s: SideStatements;
@@ -166,6 +161,10 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     if (live === null) throw new Error('SqlitePriceStore: call init() first');
     return live;
   };
+  const liveLogReady = (): LiveLog => {
+    if (liveLog === null) throw new Error('SqlitePriceStore: call init() first');
+    return liveLog;
+  };
   const sidesReady = () => {
     if (sides === null) throw new Error('SqlitePriceStore: call init() first');
     return sides;
@@ -182,11 +181,8 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     for (const sale of batch.sales) {
       if (s.insertSale.run(saleParams(sale)).changes > 0) newSales.push(sale);
     }
-    let listings = 0;
-    for (const listing of batch.listings) {
-      listings += s.upsertListing.run(listingParams(listing)).changes;
-    }
-    for (const stats of batch.salesStats ?? []) liveReady().upsertStats.run(...statsRow(stats));
+    const listings = liveLogReady().append(LISTINGS, batch.listings);
+    liveLogReady().append(SALES_STATS, batch.salesStats ?? []);
     s.markFirstWrite.run(clock.now());
     const sides = sidesReady().log.append(batch.sides);
     if (options.rollups !== false) rollupsReady().record(batch.sides, newSales);
@@ -226,6 +222,9 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     snapshotSides() {
       sidesReady().snapshots.takeNow();
     },
+    snapshotLive() {
+      liveLogReady().snapshotAll();
+    },
     async init() {
       migrate(db, SQLITE_MIGRATIONS, () => clock.now());
       if (statements !== null) return;
@@ -239,6 +238,9 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
         log: new SideLog(sideStatements, items),
         snapshots: new SideSnapshots(db, sideStatements, { ...options.sideSnapshots, onError }),
       };
+      const liveLogStatements = prepareLiveLogStatements(db);
+      convertLiveTables(db, liveLogStatements, items);
+      liveLog = new LiveLog(db, liveLogStatements, items, { ...options.liveSnapshots, onError });
       openHistory(db, options.path);
       statements = prepareStatements(db);
       live = prepareLiveStatements(db);
@@ -262,9 +264,11 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       } catch (error) {
         history.rolledBack();
         sidesReady().log.rolledBack();
+        liveLogReady().rolledBack();
         throw error;
       }
       history.committed();
+      liveLogReady().committed();
       const { log, snapshots } = sidesReady();
       snapshots.appended(log.committed());
       return counts;
@@ -287,10 +291,10 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       return streamRows(rows, saleFromRow, visit, chunkSize);
     },
     async loadListings(game: Game) {
-      return collect(ready().selectListings.iterate(game), listingFromRow);
+      return liveLogReady().load(LISTINGS, game);
     },
     async loadSalesStats(game: Game) {
-      return liveReady().selectStats.all(game).map(statsFromRow);
+      return liveLogReady().load(SALES_STATS, game);
     },
     async saveFxRates(table) {
       saveRates(db, liveReady(), table);
@@ -299,7 +303,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       return loadRates(liveReady());
     },
     async pruneListings(game: Game, market: MarketId, beforeMs: number) {
-      return ready().deleteListingsBefore.run(game, market, beforeMs).changes;
+      return liveLogReady().prune(game, market, beforeMs);
     },
     async recordFetches(rows: FetchRecord[]) {
       const s = ready();
@@ -316,12 +320,14 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     },
     async isEmpty() {
       const sideWritten = sidesReady().s.anySides.get()?.written === 1;
-      return !sideWritten && ready().anythingWritten.get()?.written !== 1;
+      if (sideWritten || liveLogReady().any()) return false;
+      return ready().anythingWritten.get()?.written !== 1;
     },
     async close() {
       if (closed) return;
       closed = true;
       sides?.snapshots.close();
+      liveLog?.close();
       if (rollups !== null) await rollups.close();
       if (db.memory === false) {
         db.pragma('wal_checkpoint(TRUNCATE)');
