@@ -30,13 +30,13 @@ const READ_SERIES = [SERIES.aggregate, SERIES.skinport, SERIES.csfloat, SERIES.s
 /** Days with activity (offsets from T0); day 2 stays quiet. */
 const ACTIVE_DAYS = [0, 1, 3];
 
-/** A fetch in every half hour of the active days, sales now and then. */
+/** A fetch in every hour of the active days, sales now and then. */
 function busyDays(): IngestBatch[] {
   const next = seededInts(23);
   const batches: IngestBatch[] = [];
   for (const day of ACTIVE_DAYS) {
-    for (let slot = 0; slot < 48; slot += 1) {
-      const at = day * DAY + slot * 30 * MINUTE + next(20 * MINUTE);
+    for (let slot = 0; slot < 24; slot += 1) {
+      const at = day * DAY + slot * HOUR + next(20 * MINUTE);
       const price = 1000 + next(400);
       batches.push({
         sides: [
@@ -44,7 +44,7 @@ function busyDays(): IngestBatch[] {
           ask('csfloat', 150_000 + next(80_000), at),
           bid('steamcommunity', price - next(100), at),
         ],
-        sales: slot % 5 === 0 ? [sale('csfloat', price + next(50), 1 + next(3), at)] : [],
+        sales: slot % 3 === 0 ? [sale('csfloat', price + next(50), 1 + next(3), at)] : [],
         listings: [],
       });
     }

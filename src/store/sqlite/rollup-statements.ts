@@ -15,7 +15,7 @@ type Blob = Buffer | null;
 export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
 /** `table`'s lowest to highest key in [@from, @to) to seek (a bucket -1 marker adds none). */
-const keysOf = (table: string, key: string) => `WITH RECURSIVE
+export const keysOf = (table: string, key: string) => `WITH RECURSIVE
   r (lo, hi) AS (SELECT (SELECT min(${key}) FROM ${table} WHERE ${key} >= @from),
     (SELECT max(${key}) FROM ${table} WHERE ${key} < @to) + 1),
   b (k) AS (SELECT lo FROM r WHERE lo < hi UNION ALL SELECT k + 1 FROM b, r WHERE k + 1 < hi)`;

@@ -1,5 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { historyStoreContract } from '../history-contract.ts';
 import type { IngestBatch } from '../../domain/quote.ts';
 import { ask, bid, ITEM, referenceOf, sale, SERIES } from '../history-contract-support.ts';
 import { writeRow } from './rollup-row-cache.ts';
-import { prepareRollupStatements } from './rollup-statements.ts';
+import { keysOf, prepareRollupStatements } from './rollup-statements.ts';
 import { FOLD_POLICY } from './store-rollups.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 import { looseRows, queryPlan } from './test-support.ts';
@@ -252,6 +253,18 @@ describe('sqlite history', () => {
       );
     }
     await store.close();
+  });
+
+  test('a range read seeks only the keys inside its range, whatever marker rows lie below', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE rows (bucket INTEGER, series INTEGER, PRIMARY KEY (bucket, series))');
+    db.exec('INSERT INTO rows VALUES (-1, 1), (2990000, 1), (2990005, 1), (2990200, 1)');
+    const keys = db.prepare(`${keysOf('rows', 'bucket')} SELECT count(*), min(k), max(k) FROM b`);
+    const seek = (from: number, to: number) => keys.raw().get({ from, to });
+    assert.deepEqual(seek(0, 4_000_000), [201, 2_990_000, 2_990_200]);
+    assert.deepEqual(seek(2_990_001, 2_990_100), [1, 2_990_005, 2_990_005]);
+    assert.deepEqual(seek(2_990_006, 2_990_100), [0, null, null]);
+    db.close();
   });
 
   test('a scan can leave out sketches it needs no median of, and nothing else', async () => {
