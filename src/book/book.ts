@@ -13,10 +13,10 @@ import type {
   SalesStatsRecord,
   SideSnapshot,
 } from '../domain/quote.ts';
-import { SideStore, type BestAsk, type MarketSides } from './side-store.ts';
+import { SideStore, type BestAsk, type MarketSides, type MarketTop } from './side-store.ts';
 import { compactSales, StringPool } from './compact-sales.ts';
 
-export type { BestAsk, MarketSides } from './side-store.ts';
+export type { BestAsk, MarketSides, MarketTop } from './side-store.ts';
 
 export interface BookChange {
   game: Game;
@@ -98,6 +98,11 @@ export class Book {
   /** Each market's best ask of one item, without building its sides (bulk rows). */
   bestAsks(game: Game, itemId: string): BestAsk[] {
     return this.games[game].quotes.bestAsks(itemId);
+  }
+
+  /** One market's top of book of one item, read without building its sides. */
+  marketTop(game: Game, itemId: string, market: MarketId): MarketTop | undefined {
+    return this.games[game].quotes.marketTop(itemId, market);
   }
 
   /** One market's sides of one item (undefined when it has neither). */

@@ -83,6 +83,17 @@ export class LevelArena {
     return levels;
   }
 
+  /** What the region's ladder offers: each level's orders, or its quantity where orders are null. */
+  size(region: number): number {
+    let total = 0;
+    const end = (this.start[region]! + this.count[region]!) * FIELDS;
+    for (let at = this.start[region]! * FIELDS; at < end; at += FIELDS) {
+      const orders = this.data[at + 2]!;
+      total += orders === NULL_ORDERS ? this.data[at + 1]! : orders;
+    }
+    return total;
+  }
+
   /** The price of a region's first level (the region must hold one). */
   firstPrice(region: number): number {
     return this.data[this.start[region]! * FIELDS]!;

@@ -58,6 +58,21 @@ function reference(applied: readonly SideSnapshot[]): Map<string, Map<MarketId, 
   return held;
 }
 
+/** The top of book the index reads, derived from the sides as applied. */
+function topOf({ ask, bid }: MarketSides) {
+  const quoted = (side: SideSnapshot | null) => (side && side.levels.length > 0 ? side : null);
+  const [a, b] = [quoted(ask), quoted(bid)];
+  const size = (side: SideSnapshot) =>
+    side.listingCount ??
+    side.levels.reduce((total, level) => total + (level.orders ?? level.quantity), 0);
+  return {
+    askPrice: a ? a.levels[0]!.price : null,
+    bidPrice: b ? b.levels[0]!.price : null,
+    askSize: a ? size(a) : 0,
+    fetchedAt: a || b ? Math.max(a?.fetchedAt ?? 0, b?.fetchedAt ?? 0) : null,
+  };
+}
+
 function assertSameAsReference(book: Book, applied: readonly SideSnapshot[]): void {
   const expected = reference(applied);
   for (const game of ['cs2', 'rust'] as const) {
@@ -82,6 +97,7 @@ function assertSameAsReference(book: Book, applied: readonly SideSnapshot[]): vo
       for (const market of MARKETS) {
         const entry = want.find((e) => e.market === market);
         assert.deepStrictEqual(book.marketSides(game, itemId, market), entry);
+        assert.deepStrictEqual(book.marketTop(game, itemId, market), entry && topOf(entry));
       }
     }
     const quoted = ITEMS.filter((id) => expected.has(`${game}:${id}`));

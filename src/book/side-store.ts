@@ -29,6 +29,18 @@ export interface BestAsk {
   originalCurrency: string;
 }
 
+/**
+ * One market's top of book for an item, read from the columns: each side's best price (null
+ * when the side has no level), the ask's size (its listing count, else the sum over its levels
+ * of orders or quantity) and the newer of the two sides' fetch times.
+ */
+export interface MarketTop {
+  askPrice: number | null;
+  bidPrice: number | null;
+  askSize: number;
+  fetchedAt: number | null;
+}
+
 const NO_SLOT = -1;
 /** Items whose read `MarketSides` are held at most (a few KB each). */
 export const RECENT_ITEMS = 1024;
@@ -37,6 +49,12 @@ const NULL_COUNT = -1;
 const NONE = 0;
 const PACKED = 1;
 const KEPT = 2;
+
+/** A kept side's size, as `MarketTop.askSize` counts it. */
+function keptSize(side: SideSnapshot): number {
+  if (side.listingCount !== null) return side.listingCount;
+  return side.levels.reduce((total, level) => total + (level.orders ?? level.quantity), 0);
+}
 
 function grown<T extends Int32Array | Uint16Array | Uint8Array | Float64Array>(
   array: T,
@@ -148,6 +166,17 @@ export class SideStore {
     return out;
   }
 
+  /** `MarketTop` of one market, without building sides or ladders (the book index's read). */
+  marketTop(itemId: string, market: MarketId): MarketTop | undefined {
+    const code = this.markets.codeOf(market);
+    if (code === undefined) return undefined;
+    for (let slot = this.firstSlot.get(itemId) ?? NO_SLOT; slot !== NO_SLOT;) {
+      if (this.market[slot] === code) return this.top(slot * 2);
+      slot = this.nextSlot[slot]!;
+    }
+    return undefined;
+  }
+
   /** Bytes of the columns and the level arena (sides kept as applied not counted). */
   byteLength(): number {
     const perSlot = [this.nextSlot, this.market].reduce((sum, a) => sum + a.byteLength, 0);
@@ -185,6 +214,35 @@ export class SideStore {
     this.timeKind[column] = this.strings.intern(side.sourceTimeKind);
     this.currency[column] = this.strings.intern(side.originalCurrency);
     this.arena.write(column, side.levels);
+  }
+
+  private top(askColumn: number): MarketTop {
+    const top: MarketTop = { askPrice: null, bidPrice: null, askSize: 0, fetchedAt: null };
+    for (const column of [askColumn, askColumn + 1]) {
+      const kind = this.kind[column]!;
+      const kept = kind === KEPT ? this.kept.get(column)! : null;
+      const levels = kept
+        ? kept.levels.length
+        : kind === PACKED
+          ? this.arena.levelCount(column)
+          : 0;
+      if (levels === 0) continue;
+      const price = kept ? kept.levels[0]!.price : this.arena.firstPrice(column);
+      const fetchedAt = this.fetchedAt[column]!;
+      top.fetchedAt = Math.max(top.fetchedAt ?? 0, fetchedAt);
+      if (column === askColumn + 1) {
+        top.bidPrice = price;
+        continue;
+      }
+      top.askPrice = price;
+      top.askSize = kept ? keptSize(kept) : this.packedSize(column);
+    }
+    return top;
+  }
+
+  private packedSize(column: number): number {
+    const count = this.listingCount[column]!;
+    return count === NULL_COUNT ? this.arena.size(column) : count;
   }
 
   private entry(itemId: string, slot: number): MarketSides {

@@ -72,7 +72,8 @@ export function catalogCacheKey(): string {
   return currentKey;
 }
 
-function cachePath(cache: CatalogCache): string {
+/** The file holding the data of the cache's key. */
+export function catalogCachePath(cache: Pick<CatalogCache, 'dir' | 'key'>): string {
   return join(cache.dir, `${PREFIX}${cache.key}${SUFFIX}`);
 }
 
@@ -90,7 +91,7 @@ function isCatalogData(value: unknown): value is CatalogData {
 
 /** The cached data under the cache's key, or undefined (with a warning if the file is bad). */
 export function readCatalogCache(cache: CatalogCache): CatalogData | undefined {
-  const path = cachePath(cache);
+  const path = catalogCachePath(cache);
   if (!existsSync(path)) return undefined;
   try {
     const data: unknown = deserialize(readFileSync(path));
@@ -113,7 +114,7 @@ function removeStaleFiles(cache: CatalogCache): void {
 
 /** Writes `data` under the cache's key and drops files of other keys; failures only warn. */
 export function writeCatalogCache(cache: CatalogCache, data: CatalogData): void {
-  const path = cachePath(cache);
+  const path = catalogCachePath(cache);
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(cache.dir, { recursive: true });

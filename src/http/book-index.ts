@@ -7,12 +7,11 @@
  * arbitrage candidates (most markets first, and which of them have a bid above an ask) and the
  * per-market stats of market health.
  */
-import type { Book, MarketSides } from '../book/book.ts';
+import type { Book, MarketTop } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Game } from '../domain/games.ts';
 import type { CatalogItem } from '../domain/item.ts';
 import { MARKET_IDS, type MarketId } from '../domain/markets.ts';
-import { quoteSize } from '../pricing/book-view.ts';
 import type { MarketBookStats } from '../pricing/market-health.ts';
 
 const MARKETS = MARKET_IDS.length;
@@ -79,7 +78,7 @@ export class GameIndex {
   update(
     itemIds: Iterable<string>,
     markets: Iterable<MarketId>,
-    sidesOf: (itemId: string, market: MarketId) => MarketSides | undefined,
+    topOf: (itemId: string, market: MarketId) => MarketTop | undefined,
   ): void {
     const touched = [...markets].filter((market) => MARKET_BIT.has(market));
     for (const id of itemIds) {
@@ -88,7 +87,7 @@ export class GameIndex {
       let mask = this.masks[position]!;
       for (const market of touched) {
         const bit = MARKET_BIT.get(market)!;
-        const quoted = this.updateMarket(position, bit, sidesOf(id, market));
+        const quoted = this.updateMarket(position, bit, topOf(id, market));
         mask = quoted ? mask | (1 << bit) : mask & ~(1 << bit);
       }
       this.setMask(position, mask >>> 0);
@@ -145,15 +144,15 @@ export class GameIndex {
   }
 
   /** Stores one market's top prices and health contribution; true when it quotes anything. */
-  private updateMarket(position: number, market: number, entry: MarketSides | undefined) {
-    const ask = entry?.ask && entry.ask.levels.length > 0 ? entry.ask : null;
-    const bid = entry?.bid && entry.bid.levels.length > 0 ? entry.bid : null;
+  private updateMarket(position: number, market: number, top: MarketTop | undefined) {
+    const askPrice = top?.askPrice ?? null;
+    const bidPrice = top?.bidPrice ?? null;
     const slot = position * MARKETS + market;
-    this.askTop[slot] = ask ? ask.levels[0]!.price : NO_PRICE;
-    this.bidTop[slot] = bid ? bid.levels[0]!.price : NO_PRICE;
-    const time = ask || bid ? Math.max(ask?.fetchedAt ?? 0, bid?.fetchedAt ?? 0) : NO_QUOTE;
-    this.setContribution(slot, market, ask ? quoteSize(ask) : NO_ASK, time);
-    return ask !== null || bid !== null;
+    this.askTop[slot] = askPrice ?? NO_PRICE;
+    this.bidTop[slot] = bidPrice ?? NO_PRICE;
+    const time = top?.fetchedAt ?? NO_QUOTE;
+    this.setContribution(slot, market, askPrice === null ? NO_ASK : top!.askSize, time);
+    return askPrice !== null || bidPrice !== null;
   }
 
   private setContribution(slot: number, market: number, listings: number, time: number): void {
@@ -237,14 +236,14 @@ export function indexBook(
 ): { indexes: Record<Game, GameIndex>; close: () => void } {
   const indexFor = (game: Game) => {
     const index = new GameIndex(catalogs[game], maxCandidates);
-    const sidesOf = (id: string, market: MarketId) => book.marketSides(game, id, market);
-    index.update(book.quotedItemIds(game), MARKET_IDS, sidesOf);
+    const topOf = (id: string, market: MarketId) => book.marketTop(game, id, market);
+    index.update(book.quotedItemIds(game), MARKET_IDS, topOf);
     return index;
   };
   const indexes: Record<Game, GameIndex> = { cs2: indexFor('cs2'), rust: indexFor('rust') };
   const close = book.onChange((change) => {
-    const sidesOf = (id: string, market: MarketId) => book.marketSides(change.game, id, market);
-    indexes[change.game].update(change.itemIds, change.markets, sidesOf);
+    const topOf = (id: string, market: MarketId) => book.marketTop(change.game, id, market);
+    indexes[change.game].update(change.itemIds, change.markets, topOf);
   });
   return { indexes, close };
 }

@@ -1,11 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Book } from '../../book/book.ts';
-import type { IngestBatch } from '../../domain/quote.ts';
+import type { IngestBatch, SideSnapshot } from '../../domain/quote.ts';
 import { listing, REDLINE } from '../../attributes/test-fixtures.ts';
 import { sale } from '../../liquidity/test-fixtures.ts';
 import { side } from '../../pricing/snapshot-fixtures.ts';
-import { splitBatch } from './messages.ts';
+import { newestSides, splitBatch } from './messages.ts';
 
 const T = Date.parse('2026-11-01T12:00:00Z');
 
@@ -69,5 +69,71 @@ describe('splitBatch', () => {
   test('a batch within the size is sent as it is', () => {
     const small: IngestBatch = { sides: [], sales: [sale('skinport', T)], listings: [] };
     assert.deepEqual(splitBatch(small, 7), [small]);
+  });
+});
+
+describe('newestSides', () => {
+  /** Hourly steps of 5 items on two markets, both sides, out of order, with a tie at the end. */
+  function day(): IngestBatch {
+    const sides: SideSnapshot[] = [];
+    for (const step of [3, 0, 2, 1, 3]) {
+      for (let item = 0; item < 5; item += 1) {
+        for (const market of ['skinport', 'csfloat'] as const) {
+          const at = { market, itemId: `item-${item}`, fetchedAt: T + step * 3_600_000 };
+          const price = 100 + step * 10 + item + sides.length;
+          sides.push(
+            side('ask', { ...at, prices: [price] }),
+            side('bid', { ...at, prices: [price - 5] }),
+          );
+        }
+      }
+    }
+    return { sides, sales: [sale('skinport', T)], listings: [] };
+  }
+
+  const held = (book: Book) =>
+    Array.from({ length: 5 }, (_, item) =>
+      book
+        .sides('cs2', `item-${item}`)
+        .map((entry) => [
+          entry.market,
+          entry.ask?.levels[0]?.price,
+          entry.bid?.levels[0]?.price,
+          entry.ask?.fetchedAt,
+        ]),
+    );
+
+  test('one side per key, leaving the book as the whole batch does', () => {
+    const whole = day();
+    const cut = newestSides(whole);
+    assert.equal(cut.sides.length, 5 * 2 * 2);
+    assert.deepEqual(cut.sales, whole.sales);
+    const direct = new Book();
+    direct.apply(whole);
+    const reduced = new Book();
+    reduced.apply(cut);
+    assert.deepEqual(held(reduced), held(direct));
+    assert.equal(held(reduced)[0]![0]![3], T + 3 * 3_600_000);
+  });
+
+  test('a newer side already held wins over the cut batch as over the whole', () => {
+    const live = side('ask', {
+      market: 'skinport',
+      itemId: 'item-0',
+      prices: [7],
+      fetchedAt: T + 9e6,
+    });
+    const direct = new Book();
+    direct.apply({ sides: [live], sales: [], listings: [] });
+    direct.apply(day());
+    const reduced = new Book();
+    reduced.apply({ sides: [live], sales: [], listings: [] });
+    reduced.apply(newestSides(day()));
+    assert.deepEqual(held(reduced), held(direct));
+  });
+
+  test('a batch without repeated keys is passed on as it is', () => {
+    const small = batch();
+    assert.equal(newestSides(small), small);
   });
 });

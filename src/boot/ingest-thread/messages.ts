@@ -70,3 +70,19 @@ export function splitBatch(batch: IngestBatch, size = RECORDS_PER_MESSAGE): Inge
     ...runs(stats, size).map((salesStats) => ({ ...empty(), salesStats })),
   ];
 }
+
+/**
+ * The batch with its sides cut to the one the book would keep per (game, item, market, side):
+ * the newest fetch, the last of equal ones. A backfill chunk holds a day of hourly steps of the
+ * same items, so this sends the HTTP thread one side in 24 and leaves its book as the whole
+ * chunk would (sales, listings and statistics pass unchanged).
+ */
+export function newestSides(batch: IngestBatch): IngestBatch {
+  const kept = new Map<string, IngestBatch['sides'][number]>();
+  for (const side of batch.sides) {
+    const key = `${side.game}\0${side.itemId}\0${side.market}\0${side.side}`;
+    const held = kept.get(key);
+    if (held === undefined || side.fetchedAt >= held.fetchedAt) kept.set(key, side);
+  }
+  return kept.size === batch.sides.length ? batch : { ...batch, sides: [...kept.values()] };
+}

@@ -2,8 +2,9 @@
  * The first start's popular-items backfill, run on the ingest worker when the HTTP thread asks
  * (after the first polling wave). It writes through the worker's own store, which folds both
  * live ingest and the backfill as it journals them. Batches reach the HTTP thread's book
- * the way live ones do; the book keeps the newer of two snapshots. Each chunk stores the band's
- * place with it (band-resume.ts).
+ * the way live ones do, each chunk's sides cut to the newest per side (`newestSides`: the book
+ * keeps the newer of two snapshots, so the other 23 hours of a day's chunk would only cost the
+ * HTTP thread their decoding). Each chunk stores the band's place with it (band-resume.ts).
  */
 import type { Logger } from 'pino';
 import { configuredBackfill } from '../backfill.ts';
@@ -14,6 +15,7 @@ import type { Clock } from '../../domain/clock.ts';
 import type { Game } from '../../domain/games.ts';
 import type { IngestBatch } from '../../domain/quote.ts';
 import type { PriceStore } from '../../store/price-store.ts';
+import { newestSides } from './messages.ts';
 
 export interface WorkerBackfillDeps {
   config: ServeConfig;
@@ -40,7 +42,7 @@ export function createWorkerBackfill(deps: WorkerBackfillDeps): WorkerBackfill {
   const write = async (place: BandPlace) => {
     const options = await configuredBackfill(deps.config, {
       catalogs: deps.catalogs,
-      book: { apply: deps.apply },
+      book: { apply: (batch) => deps.apply(newestSides(batch)) },
       store: deps.store,
       clock: deps.clock,
       toMs: place.toMs,

@@ -7,9 +7,15 @@
  * store snapshots its latest sides whenever it can, printing `step <name>` after each step.
  * With argv[3] = 'live' the batches hold listings and sales statistics only (liveListing,
  * liveStats), every PRUNE_EVERY-th batch is followed by a prune of the listings, and the
- * store snapshots its listings and statistics log whenever it can.
+ * store snapshots its listings and statistics log whenever it can. With argv[3] = 'sales'
+ * batch k holds SALES_PER_BATCH sales sold at DURABILITY_T0 + k instead.
  */
-import type { ListingRecord, SalesStatsRecord, SideSnapshot } from '../../domain/quote.ts';
+import type {
+  ListingRecord,
+  SaleRecord,
+  SalesStatsRecord,
+  SideSnapshot,
+} from '../../domain/quote.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 export const DURABILITY_T0 = 1_793_491_200_000;
@@ -58,6 +64,21 @@ function batchSides(batchNumber: number): SideSnapshot[] {
   return Array.from({ length: sidesPerBatch('plain') }, (_, index) =>
     durableSide(batchNumber, `batch-${batchNumber}-item-${index}`, 1000 + index),
   );
+}
+
+export const SALES_PER_BATCH = 50;
+
+function batchSales(batchNumber: number): SaleRecord[] {
+  return Array.from({ length: SALES_PER_BATCH }, (_, index) => ({
+    game: 'cs2',
+    itemId: `sold-${index}`,
+    market: 'skinport',
+    price: 1000 + index,
+    quantity: 1,
+    soldAt: DURABILITY_T0 + batchNumber,
+    ingestedAt: DURABILITY_T0 + batchNumber,
+    originalCurrency: 'USD',
+  }));
 }
 
 /** Listing ids the live writer cycles through, LIVE_PER_BATCH a batch. */
@@ -138,8 +159,12 @@ async function writeForever(file: string, mode: string): Promise<void> {
       await new Promise(setImmediate);
       continue;
     }
-    const sides = snapshotting ? snapshottingSides(batchNumber) : batchSides(batchNumber);
-    await store.writeBatch({ sides, sales: [], listings: [] });
+    if (mode === 'sales') {
+      await store.writeBatch({ sides: [], sales: batchSales(batchNumber), listings: [] });
+    } else {
+      const sides = snapshotting ? snapshottingSides(batchNumber) : batchSides(batchNumber);
+      await store.writeBatch({ sides, sales: [], listings: [] });
+    }
     if (mode === 'folding' && batchNumber % FOLD_EVERY === FOLD_EVERY - 1) {
       await store.flushRollups();
     }

@@ -24,6 +24,7 @@ import {
   SQLITE_BUCKET_HISTORY_SCHEMA,
   SQLITE_BUCKET_HISTORY_TIME_FIRST,
 } from './bucket-history.ts';
+import { SALES_SNAPSHOT_SCHEMA } from './sales-snapshot.ts';
 import { SIDE_TABLES_SCHEMA } from './side-tables.ts';
 import { LIVE_LOG_SCHEMA } from './live-log-tables.ts';
 
@@ -222,4 +223,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     sql: SQLITE_BUCKET_HISTORY_TIME_FIRST,
   },
   { version: 11, name: 'listings and sales statistics as a change log', sql: LIVE_LOG_SCHEMA },
+  { version: 12, name: 'recent sales copied at clean close', sql: SALES_SNAPSHOT_SCHEMA },
 ];

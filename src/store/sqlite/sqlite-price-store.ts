@@ -59,6 +59,7 @@ import { createSqliteHistory } from './sqlite-history.ts';
 import { openStoreRollups, type StoreRollups } from './store-rollups.ts';
 import { prepareStatements } from './statements.ts';
 import { convertSideTable } from './side-convert.ts';
+import { SalesSnapshots } from './sales-snapshot.ts';
 import { SideLog } from './side-log.ts';
 import { SideItems } from './side-prints.ts';
 import { streamStoredSides } from './side-read.ts';
@@ -145,6 +146,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
   let live: LiveStatements | null = null;
   let liveLog: LiveLog | null = null;
   let rollups: StoreRollups | null = null;
+  let salesCopy: SalesSnapshots | null = null;
   let sides: {
     s: SideStatements;
     items: SideItems;
@@ -179,7 +181,9 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
   const commitBatch = db.transaction((s: Statements, batch: IngestBatch): BatchWriteCounts => {
     const newSales: SaleRecord[] = [];
     for (const sale of batch.sales) {
-      if (s.insertSale.run(saleParams(sale)).changes > 0) newSales.push(sale);
+      if (s.insertSale.run(saleParams(sale)).changes === 0) continue;
+      if (!newSales.some((other) => other.game === sale.game)) salesCopy!.changed(sale.game);
+      newSales.push(sale);
     }
     const listings = liveLogReady().append(LISTINGS, batch.listings);
     liveLogReady().append(SALES_STATS, batch.salesStats ?? []);
@@ -209,7 +213,9 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
   const pruneAll = db.transaction(
     (s: Statements, fetchesBeforeMs: number, salesBeforeMs: number) => {
       s.deleteFetchesBefore.run(fetchesBeforeMs);
-      for (const game of GAMES) s.deleteSalesBefore.run(game, salesBeforeMs);
+      for (const game of GAMES) {
+        if (s.deleteSalesBefore.run(game, salesBeforeMs).changes > 0) salesCopy!.changed(game);
+      }
     },
   );
 
@@ -244,6 +250,12 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       openHistory(db, options.path);
       statements = prepareStatements(db);
       live = prepareLiveStatements(db);
+      const selectSales = statements.selectSales;
+      salesCopy = new SalesSnapshots(
+        db,
+        (game, since) => selectSales.iterate(game, since),
+        onError,
+      );
       rollups = openStoreRollups(db, {
         clock,
         onFoldError: options.onFoldError ?? ((message) => process.emitWarning(message)),
@@ -287,6 +299,8 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       return streamStoredSides(db, s, items, game, visit, chunkSize);
     },
     async streamSales(game, sinceMs, visit, chunkSize = STREAM_CHUNK) {
+      const copied = salesCopy!.stream(game, sinceMs, visit, chunkSize);
+      if (copied !== null) return copied;
       const rows = ready().selectSales.iterate(game, sinceMs);
       return streamRows(rows, saleFromRow, visit, chunkSize);
     },
@@ -328,6 +342,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       closed = true;
       sides?.snapshots.close();
       liveLog?.close();
+      salesCopy?.close(GAMES, clock.now());
       if (rollups !== null) await rollups.close();
       if (db.memory === false) {
         db.pragma('wal_checkpoint(TRUNCATE)');
