@@ -30,7 +30,7 @@ function clockOffsetMs(): number {
   const latest = Math.max(
     ...LIVE_CONNECTORS.flatMap((c) => servedFixtures(c.info.id).map((f) => Date.parse(f.now))),
   );
-  return Math.max(0, latest + 10 * MINUTE - Date.now());
+  return latest + 10 * MINUTE - Date.now();
 }
 
 interface HealthRow {

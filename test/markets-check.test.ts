@@ -69,7 +69,7 @@ describe('pricing markets check against loopback stand-ins', () => {
     const latest = Math.max(
       ...MARKETS.flatMap((market) => servedFixtures(market).map((f) => Date.parse(f.now))),
     );
-    writeFileSync(offsetFile, String(Math.max(0, latest + 10 * MINUTE - Date.now())));
+    writeFileSync(offsetFile, String(latest + 10 * MINUTE - Date.now()));
     env = childEnv({ PRICING_CLOCK_OFFSET_FILE: offsetFile, PRICING_CSFLOAT_API_KEY: 'refused' });
     set.markets.get('tradeit-store')!.behave({ kind: 'challenge' });
     set.markets.get('csfloat')!.behave({

@@ -87,7 +87,7 @@ describe('serve --record, then replay into a fresh data dir', () => {
     const latest = Math.max(
       ...MARKETS.flatMap((market) => servedFixtures(market).map((f) => Date.parse(f.now))),
     );
-    writeFileSync(offsetFile, String(Math.max(0, latest + 10 * MINUTE - Date.now())));
+    writeFileSync(offsetFile, String(latest + 10 * MINUTE - Date.now()));
     env = childEnv({ ...SECRETS, PRICING_CLOCK_OFFSET_FILE: offsetFile });
     const server = await startServer(
       ['--source', 'live', '--markets', marketsFile, '--data', liveData, '--record', recording],
