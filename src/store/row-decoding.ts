@@ -9,6 +9,7 @@ import type { Side } from '../domain/observation.ts';
 import type { SaleRecord, SideSnapshot } from '../domain/quote.ts';
 import { StringPool } from '../domain/string-pool.ts';
 import { decodeLevels } from './level-codec.ts';
+import type { ChunkVisitor } from './price-store.ts';
 
 export type Intern = <T extends string | null>(value: T) => T;
 
@@ -16,6 +17,29 @@ export function stringInterner(): Intern {
   const pool = new StringPool();
   return <T extends string | null>(value: T): T =>
     value === null ? value : (pool.intern(value as string) as T);
+}
+
+/** Hands what is pushed to `visit` `size` at a time; `finish()` hands the rest, the count. */
+export class ChunkedVisit<T> {
+  private chunk: T[] = [];
+  private count = 0;
+  constructor(
+    private readonly visit: ChunkVisitor<T>,
+    private readonly size: number,
+  ) {}
+
+  push(item: T): void {
+    this.chunk.push(item);
+    if (this.chunk.length < this.size) return;
+    this.count += this.chunk.length;
+    this.visit(this.chunk);
+    this.chunk = [];
+  }
+
+  finish(): number {
+    if (this.chunk.length > 0) this.visit(this.chunk);
+    return this.count + this.chunk.length;
+  }
 }
 
 /** Column order of SIDE_COLUMNS in statements.ts. */

@@ -18,7 +18,7 @@ import type { MarketId } from '../../domain/markets.ts';
 import type { SaleRecord } from '../../domain/quote.ts';
 import type { ChunkVisitor } from '../price-store.ts';
 import { unzigzag, zigzag } from '../rollup-codec.ts';
-import type { SaleRow } from '../row-decoding.ts';
+import { ChunkedVisit, type SaleRow } from '../row-decoding.ts';
 import { VarintWriter } from '../varint-writer.ts';
 
 /** The sales a copy holds: those sold at most this long before the close that wrote it. */
@@ -151,12 +151,11 @@ function visitSales(
   chunkSize: number,
 ): number {
   const { strings, fields } = columns;
-  let chunk: SaleRecord[] = [];
-  let count = 0;
+  const chunks = new ChunkedVisit(visit, chunkSize);
   for (let at = 0; at < fields.length; at += FIELDS) {
     const soldAt = fields[at + 3]!;
     if (soldAt < sinceMs) continue;
-    chunk.push({
+    chunks.push({
       game,
       itemId: strings[fields[at]!]!,
       market: strings[fields[at + 1]!] as MarketId,
@@ -166,13 +165,8 @@ function visitSales(
       ingestedAt: fields[at + 6]!,
       originalCurrency: strings[fields[at + 2]!]!,
     });
-    if (chunk.length < chunkSize) continue;
-    count += chunk.length;
-    visit(chunk);
-    chunk = [];
   }
-  if (chunk.length > 0) visit(chunk);
-  return count + chunk.length;
+  return chunks.finish();
 }
 
 function prepareSnapshotStatements(db: Database.Database) {

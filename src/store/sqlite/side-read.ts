@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import type { Game } from '../../domain/games.ts';
 import type { SideSnapshot } from '../../domain/quote.ts';
 import type { ChunkVisitor } from '../price-store.ts';
-import { stringInterner } from '../row-decoding.ts';
+import { ChunkedVisit, stringInterner } from '../row-decoding.ts';
 import { sideOf } from './side-codec.ts';
 import type { SideItems } from './side-prints.ts';
 import { chunkEntries, marketsOf, readSideState, type SideStatements } from './side-tables.ts';
@@ -25,21 +25,13 @@ export function streamStoredSides(
     items.refresh();
     const state = readSideState(s);
     const intern = stringInterner();
-    let chunk: SideSnapshot[] = [];
-    let count = 0;
+    const chunks = new ChunkedVisit<SideSnapshot>(visit, chunkSize);
     for (const market of marketsOf(s, game, state)) {
       const where = { game, market: intern(market) };
       for (const part of chunkEntries(s, where, state, intern)) {
-        for (const entry of part) {
-          chunk.push(sideOf(entry, where, items.nameOf(entry.key >>> 1)));
-          if (chunk.length < chunkSize) continue;
-          count += chunk.length;
-          visit(chunk);
-          chunk = [];
-        }
+        for (const entry of part) chunks.push(sideOf(entry, where, items.nameOf(entry.key >>> 1)));
       }
     }
-    if (chunk.length > 0) visit(chunk);
-    return count + chunk.length;
+    return chunks.finish();
   })();
 }

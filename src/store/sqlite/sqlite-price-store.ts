@@ -53,6 +53,7 @@ import { migrate } from './migrate.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { fetchFromRow, fetchParams, saleFromRow, saleParams, stringInterner } from './rows.ts';
 import type { Intern } from './rows.ts';
+import { ChunkedVisit } from '../row-decoding.ts';
 import { openHistory, openPrices } from './connection.ts';
 import { HISTORY_SCHEMA } from './history-file.ts';
 import { createSqliteHistory } from './sqlite-history.ts';
@@ -117,17 +118,9 @@ function streamRows<Row, T>(
   chunkSize: number,
 ): number {
   const intern = stringInterner();
-  let chunk: T[] = [];
-  let count = 0;
-  for (const row of rows) {
-    chunk.push(map(row, intern));
-    if (chunk.length < chunkSize) continue;
-    count += chunk.length;
-    visit(chunk);
-    chunk = [];
-  }
-  if (chunk.length > 0) visit(chunk);
-  return count + chunk.length;
+  const chunks = new ChunkedVisit(visit, chunkSize);
+  for (const row of rows) chunks.push(map(row, intern));
+  return chunks.finish();
 }
 
 function isBatchEmpty(batch: IngestBatch): boolean {
