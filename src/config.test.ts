@@ -104,6 +104,15 @@ describe('resolveServeConfig', () => {
     assert.throws(() => resolveServeConfig({ leaseMs: '10' }, {}), /leaseMs/);
   });
 
+  test('the first-wave wait: 60 s by default, 0 to 600 s, flag over environment', () => {
+    assert.equal(resolveServeConfig({}, {}).firstWaveWaitMs, 60_000);
+    const env = { PRICING_FIRST_WAVE_WAIT_MS: '0' };
+    assert.equal(resolveServeConfig({}, env).firstWaveWaitMs, 0);
+    assert.equal(resolveServeConfig({ firstWaveWaitMs: '2500' }, env).firstWaveWaitMs, 2500);
+    assert.throws(() => resolveServeConfig({ firstWaveWaitMs: '-1' }, {}), /firstWaveWaitMs/);
+    assert.throws(() => resolveServeConfig({ firstWaveWaitMs: '600001' }, {}), /firstWaveWaitMs/);
+  });
+
   test('the admin commands read the same store settings', () => {
     const config = resolveStoreConfig(
       { dataDir: '/srv/pricing' },

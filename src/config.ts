@@ -43,6 +43,11 @@ export const ServeConfigSchema = Type.Object({
   backfillDays: Type.Number({ minimum: 0, maximum: 90, default: 7 }),
   backfillItems: Type.Integer({ minimum: 0, default: 150 }),
   simItems: Type.Integer({ minimum: 0, default: 0 }),
+  /**
+   * How long a first start's popular backfill band waits for the first polling wave
+   * (boot/first-backfill.ts); 0 starts it as soon as the bulk view is built.
+   */
+  firstWaveWaitMs: Type.Integer({ minimum: 0, maximum: 600_000, default: 60_000 }),
   fxFile: Type.Union([Type.String(), Type.Null()], { default: null }),
   /** `--record DIR` (live only): every upstream response is written there (boot/recording/). */
   recordDir: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null }),
@@ -99,6 +104,7 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   backfillDays: 'PRICING_BACKFILL_DAYS',
   backfillItems: 'PRICING_BACKFILL_ITEMS',
   simItems: 'PRICING_SIM_ITEMS',
+  firstWaveWaitMs: 'PRICING_FIRST_WAVE_WAIT_MS',
   fxFile: 'PRICING_FX_FILE',
   recordDir: 'PRICING_RECORD_DIR',
   recordMaxMb: 'PRICING_RECORD_MAX_MB',

@@ -3,7 +3,8 @@
  * point 4): the real CLI is killed with SIGKILL while it writes the popular band, started
  * again, and once it says the band is finished its store holds the same sales and rollups as
  * an uninterrupted run of the same band, nothing twice and nothing missing, with only the
- * chunks left written by the restart. On SQLite, and on PostgreSQL when DATABASE_URL is set.
+ * chunks left written by the restart. On SQLite, and on PostgreSQL when DATABASE_URL is set: the
+ * two run at once (each waits on its servers more than it computes).
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,8 +35,13 @@ import { childEnv, startServer, tempDataDir, type RunningServer } from './cli-he
  * and the step after it, across the window boundary.
  */
 const BAND = { seed: 11, backfillDays: 1, backfillItems: 30, fxFile: null, source: 'sim' as const };
-/** Live polling runs beside the band: a small simulated universe keeps it light. */
+/**
+ * Live polling runs beside the band: a small simulated universe keeps it light. The band starts
+ * without waiting for the first polling wave (up to 30 s of the markets' start jitter per boot).
+ */
 const ARGS = [
+  '--first-wave-wait-ms',
+  '0',
   '--sim-items',
   '50',
   '--seed',
@@ -194,43 +200,43 @@ async function killAndResume(backend: Backend): Promise<void> {
   }
 }
 
-describe('a backfill killed halfway resumes after its last chunk: SQLite', () => {
-  const dir = tempDataDir();
-  const scratchDir = tempDataDir();
-  after(() => {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(scratchDir, { recursive: true, force: true });
+describe('a backfill killed halfway resumes after its last chunk', { concurrency: true }, () => {
+  describe('SQLite', () => {
+    const dir = tempDataDir();
+    const scratchDir = tempDataDir();
+    after(() => {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(scratchDir, { recursive: true, force: true });
+    });
+    const sqliteStores = async (path: string): Promise<Stores> => {
+      const store = createSqlitePriceStore({ path });
+      await store.init();
+      return { prices: store, history: store };
+    };
+    test('SIGKILL mid-band, restart: the same sales and rollups as one uninterrupted run', () =>
+      killAndResume({
+        env: childEnv({ PRICING_DATA: dir }),
+        async place() {
+          let db: Database.Database | null = null;
+          try {
+            db = new Database(join(dir, 'prices.db'), { readonly: true, fileMustExist: true });
+            const row = db
+              .prepare('SELECT state FROM job_progress WHERE job = ?')
+              .get(BACKFILL_JOB);
+            return parsePlace((row as { state: string } | undefined)?.state);
+          } catch (error) {
+            if (/no such table|unable to open|does not exist/i.test(String(error))) return null;
+            throw error;
+          } finally {
+            db?.close();
+          }
+        },
+        open: () => sqliteStores(join(dir, 'prices.db')),
+        scratch: () => sqliteStores(join(scratchDir, 'prices.db')),
+      }));
   });
-  const sqliteStores = async (path: string): Promise<Stores> => {
-    const store = createSqlitePriceStore({ path });
-    await store.init();
-    return { prices: store, history: store };
-  };
-  test('SIGKILL mid-band, restart: the same sales and rollups as one uninterrupted run', () =>
-    killAndResume({
-      env: childEnv({ PRICING_DATA: dir }),
-      async place() {
-        let db: Database.Database | null = null;
-        try {
-          db = new Database(join(dir, 'prices.db'), { readonly: true, fileMustExist: true });
-          const row = db.prepare('SELECT state FROM job_progress WHERE job = ?').get(BACKFILL_JOB);
-          return parsePlace((row as { state: string } | undefined)?.state);
-        } catch (error) {
-          if (/no such table|unable to open|does not exist/i.test(String(error))) return null;
-          throw error;
-        } finally {
-          db?.close();
-        }
-      },
-      open: () => sqliteStores(join(dir, 'prices.db')),
-      scratch: () => sqliteStores(join(scratchDir, 'prices.db')),
-    }));
-});
 
-describe(
-  'a backfill killed halfway resumes after its last chunk: PostgreSQL',
-  needsPostgres,
-  () => {
+  describe('PostgreSQL', needsPostgres, () => {
     const dir = tempDataDir();
     const schema = testSchemaName();
     const scratchSchema = testSchemaName();
@@ -262,5 +268,5 @@ describe(
         open: () => pgStores(schema),
         scratch: () => pgStores(scratchSchema),
       }));
-  },
-);
+  });
+});

@@ -27,19 +27,17 @@ export interface FirstBackfillDeps {
   store: PriceStore;
 }
 
-/** The popular band waits at most this long for the first polling wave. */
-export const FIRST_WAVE_CAP_MS = 60_000;
 const FIRST_WAVE_CHECK_MS = 1_000;
 
 /**
  * Resolves once every polled market has a fetch since `sinceMs` (the first polling wave,
- * which holds the most memory and CPU of a start), or after `capMs`.
+ * which holds the most memory and CPU of a start), or after `capMs` (`firstWaveWaitMs`).
  */
 export function firstPollingWave(
   fetchLog: Pick<FetchLog, 'byMarket'>,
   markets: readonly MarketId[],
   sinceMs: number,
-  capMs = FIRST_WAVE_CAP_MS,
+  capMs: number,
 ): Promise<void> {
   const started = performance.now();
   return new Promise((resolve) => {

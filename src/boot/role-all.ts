@@ -165,6 +165,7 @@ export async function startAllRole(
         fetchLog,
         polled.map(([market]) => market),
         pollsFrom,
+        config.firstWaveWaitMs,
       );
       backfilled = () => void front.refreshBulk();
       const handle = worker?.catch(() => null) ?? null;
