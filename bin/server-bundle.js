@@ -16,6 +16,7 @@
  * the source entry from the sources. Inside the bundle `tsx/esm/api` is a module whose
  * register() does nothing: there is no TypeScript left to load.
  */
+import { randomBytes } from 'node:crypto';
 import {
   mkdirSync,
   readdirSync,
@@ -42,13 +43,13 @@ const IN_USE_MS = 600_000;
  * esbuild read it: the stamp marks it unknown, so the next start builds again.
  */
 const WRITE_RACE_MS = 100;
-const BUILD_NAME = /^b-[0-9a-z]+-\d+$/;
+const BUILD_NAME = /^b-[0-9a-z]+-[0-9a-f]{8}$/;
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUILDER = fileURLToPath(import.meta.url);
 
 /** Output name (without .mjs) → entry module, relative to the root. */
-export const SERVER_ENTRIES = {
+const SERVER_ENTRIES = {
   cli: 'src/cli.ts',
   bootstrap: 'src/boot/ingest-thread/bootstrap.mjs',
   'build-worker': 'src/catalog/build-worker.mjs',
@@ -104,14 +105,14 @@ function currentBuild(root, outDir) {
   return markInUse(dir) ? dir : null;
 }
 
-/** Sets the build directory's mtime to now; false when it is gone. */
+/** Sets the build directory's mtime to now; false when it is gone (a read-only one stays). */
 function markInUse(dir) {
   try {
     const now = new Date();
     utimesSync(dir, now, now);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return error?.code !== 'ENOENT';
   }
 }
 
@@ -183,9 +184,8 @@ function removeUnused(outDir, keep) {
 }
 
 /** Builds a new bundle, makes it current and answers its directory. */
-export async function buildServerBundle(options = {}) {
-  const { root, outDir, entries } = settings(options);
-  const build = `b-${Date.now().toString(36)}-${process.pid}`;
+async function buildServerBundle({ root, outDir, entries }) {
+  const build = `b-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const dir = join(outDir, build);
   mkdirSync(outDir, { recursive: true });
   const startedMs = Date.now();
