@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { ITEM_REFRESH_MS } from '../src/web/item-view.ts';
 import { eventually, shownDollars } from './terminal-browser-support.ts';
 
 interface Snapshot {
@@ -89,17 +90,25 @@ const shownRows = (page: Page) =>
     ),
   );
 
-/** Opens the bucket item and checks the panel against the answers the page reads. */
+/**
+ * Opens the bucket item and checks the panel against the answers the page reads. The page's
+ * clock must be Playwright's, installed before it loaded: each refresh is brought forward with
+ * it instead of waited for (ITEM_REFRESH_MS, 10 s).
+ */
 export async function checkBucketsPanel(page: Page, baseUrl: string, name: string): Promise<void> {
   const answers = () =>
     page.waitForResponse((r) => r.url().includes('/terminal/api/buckets?'), { timeout: 15_000 });
   const first = answers();
   await page.goto(`${baseUrl}/#/item/cs2/${encodeURIComponent(name)}`);
   await first;
+  // Rendered, so the next refresh is scheduled.
+  await page.waitForSelector('#item-status.live');
   let last: { expected: Row[]; rows: string[][] } = { expected: [], rows: [] };
   const shown = await eventually(
     async () => {
-      const answer = (await (await answers()).json()) as BucketsAnswer;
+      const next = answers();
+      await page.clock.fastForward(ITEM_REFRESH_MS);
+      const answer = (await (await next).json()) as BucketsAnswer;
       const expected = expectedRows(answer);
       await page.waitForTimeout(500);
       const rows = await shownRows(page);

@@ -19,7 +19,10 @@ export interface PendingCatalogBuild {
   wait(): CatalogData;
 }
 
-/** Starts the build thread; the caller may do other work before it waits. */
+/**
+ * Starts the build thread (build-worker.mjs beside this module: in src/, or the server bundle's
+ * entry of that name); the caller may do other work before it waits.
+ */
 export function startCatalogBuild(): PendingCatalogBuild {
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();

@@ -15,15 +15,15 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deserialize, serialize } from 'node:v8';
+import { packageRoot } from '../domain/package-root.ts';
 import type { CatalogData } from './catalog-data.ts';
 
 /** Bump when the cached shape changes in a way the source hash cannot show. */
 const FORMAT_VERSION = 1;
 const PREFIX = 'catalog-';
 const SUFFIX = '.v8';
-const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(packageRoot(import.meta.url), 'src');
 /** The folders the build imports from (the folder order keeps it inside these two). */
 const BUILD_SOURCES = ['catalog', 'domain'];
 /** The item-data packages the build reads. */

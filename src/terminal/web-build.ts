@@ -8,9 +8,11 @@
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { packageRoot } from '../domain/package-root.ts';
 
-export const WEB_SOURCE = join(import.meta.dirname, '..', 'web');
-export const WEB_DIST = join(import.meta.dirname, '..', '..', 'dist', 'web');
+const ROOT = packageRoot(import.meta.url);
+export const WEB_SOURCE = join(ROOT, 'src', 'web');
+export const WEB_DIST = join(ROOT, 'dist', 'web');
 
 export interface WebManifest {
   script: string;

@@ -55,6 +55,7 @@ export function isOutOfMemory(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 }
 
+/** The entry beside this module: bootstrap.mjs in src/, or the server bundle's of that name. */
 function spawnWorker(options: IngestWorkerOptions): Worker {
   return new Worker(options.entry ?? new URL('./bootstrap.mjs', import.meta.url), {
     workerData: {
