@@ -16,7 +16,9 @@
  * 4 gives journal ids AUTOINCREMENT. The rollup tables themselves now live in their own file
  * (history-file.ts moves them there), so version 2 leaves empty tables that it drops.
  * Version 9 replaces side_snapshots with a change log and compact snapshots (side-tables.ts);
- * the rows of an existing table are converted at open (side-convert.ts).
+ * the rows of an existing table are converted at open (side-convert.ts). Version 13 holds the
+ * open attribute buckets in a change log (attribute-log.ts); rows stored before stay as they
+ * are and merge with what the log adds to them.
  */
 import type { MigrationStep } from '../migration-plan.ts';
 import { SQLITE_SCHEMA_TABLES } from '../schema-tables.ts';
@@ -24,6 +26,7 @@ import {
   SQLITE_BUCKET_HISTORY_SCHEMA,
   SQLITE_BUCKET_HISTORY_TIME_FIRST,
 } from './bucket-history.ts';
+import { SQLITE_ATTRIBUTE_LOG_SCHEMA } from './attribute-log.ts';
 import { SALES_SNAPSHOT_SCHEMA } from './sales-snapshot.ts';
 import { SIDE_TABLES_SCHEMA } from './side-tables.ts';
 import { LIVE_LOG_SCHEMA } from './live-log-tables.ts';
@@ -224,4 +227,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   { version: 11, name: 'listings and sales statistics as a change log', sql: LIVE_LOG_SCHEMA },
   { version: 12, name: 'recent sales copied at clean close', sql: SALES_SNAPSHOT_SCHEMA },
+  {
+    version: 13,
+    name: 'open attribute buckets as a change log, rows written when they close',
+    sql: SQLITE_ATTRIBUTE_LOG_SCHEMA,
+  },
 ];
