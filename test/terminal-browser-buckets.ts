@@ -26,8 +26,8 @@ export async function bucketItem(baseUrl: string, key: string): Promise<string> 
       const names = ((await response.json()) as Snapshot).items.map((i) => i.marketHashName);
       return names.includes(README_ITEM) ? README_ITEM : (names[0] ?? null);
     },
-    // Listings are crawled a slice per poll: 12 s on a quiet machine, over 120 s once while the
-    // whole suite loaded both cores.
+    // Hang guard: by default listings are crawled a slice per poll, and a Doppler took 12 s on a
+    // quiet machine and over 120 s once while the whole suite loaded both cores.
     240_000,
     'an item with phase buckets',
   );

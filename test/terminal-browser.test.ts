@@ -28,10 +28,14 @@ import {
 const PER_MINUTE = 300;
 const MINUTE = 60_000;
 // The popular band starts without waiting for the first polling wave (up to 30 s of the
-// markets' start jitter): the first test waits for `backfill finished`.
+// markets' start jitter): the first test waits for `backfill finished`. Every one of the 200
+// items has listings on every fetch (the ten most popular and 190 more), so the Dopplers' phases
+// come with a crawling market's first poll, not when its rotating slice reaches one.
 const SIM_ARGS = [
   '--first-wave-wait-ms',
   '0',
+  '--sim-depth-items',
+  '190',
   '--source',
   'sim',
   '--backfill-days',
@@ -94,8 +98,8 @@ describe('web terminal in chromium', () => {
       { env: childEnv({ PRICING_CLOCK_OFFSET_FILE: offsetFile }), timeoutMs: 300_000 },
     );
     key = readFileSync(join(dir, 'demo-key.txt'), 'utf8').trim();
-    // A Doppler's phases are listed once a crawling market's first poll reaches it (its start
-    // jitter): looked for from here on, beside the tests before the panel's.
+    // A Doppler's phases are listed once a crawling market first polls (its start jitter): looked
+    // for from here on, beside the tests before the panel's.
     bucketName = bucketItem(server.baseUrl, key);
     bucketName.catch(() => undefined);
     browser = await launching;
