@@ -26,6 +26,7 @@ import { benchSimPoll } from './sim-poll.ts';
 import { benchSidesLog } from './sides-log.ts';
 import { benchLiveLog } from './live-log.ts';
 import { benchAttributeLog } from './attribute-log.ts';
+import { benchSalesTime } from './sales-time.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -68,6 +69,12 @@ if (wanted('attribute-log')) {
     '\n## attribute-log: bytes written by attribute buckets, change log + rows at close vs the upserts',
   );
   await benchAttributeLog();
+}
+if (wanted('sales-time')) {
+  console.log(
+    '\n## sales-time: bytes written by raw sales, keyed time first vs item first + index',
+  );
+  await benchSalesTime();
 }
 if (wanted('reads-bounds')) {
   console.log('\n## reads-bounds: the heaviest reads at their largest allowed parameters');

@@ -202,6 +202,30 @@ CREATE TABLE job_progress (
 ) STRICT, WITHOUT ROWID;
 `;
 
+// Raw sales keyed time first: the rows of a batch (sold in the last minutes) are appended at
+// the end of the game's range instead of one page per item over the whole table, and the key
+// is the time order the loads read, so the covering index goes (it held every column again).
+// The key's columns are those of the earlier key, so a sale is still stored once.
+const salesTimeFirst = `
+CREATE TABLE sales_time_first (
+  game TEXT NOT NULL,
+  sold_at INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
+  market TEXT NOT NULL,
+  price INTEGER NOT NULL,
+  quantity INTEGER NOT NULL,
+  ingested_at INTEGER NOT NULL,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, sold_at, item_id, market, price, quantity)
+) STRICT, WITHOUT ROWID;
+INSERT INTO sales_time_first (game, sold_at, item_id, market, price, quantity, ingested_at,
+  original_currency)
+SELECT game, sold_at, item_id, market, price, quantity, ingested_at, original_currency
+FROM sales ORDER BY game, sold_at, item_id, market, price, quantity;
+DROP TABLE sales;
+ALTER TABLE sales_time_first RENAME TO sales;
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'latest sides, sales, listings, fetch records', sql: initialSchema },
   { version: 2, name: 'history rollups (10m, 1h, 1d)', sql: rollupSchema },
@@ -232,4 +256,5 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: 'open attribute buckets as a change log, rows written when they close',
     sql: SQLITE_ATTRIBUTE_LOG_SCHEMA,
   },
+  { version: 14, name: 'raw sales keyed time first', sql: salesTimeFirst },
 ];
