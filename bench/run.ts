@@ -25,6 +25,8 @@ import { benchInventory } from './inventory.ts';
 import { benchSimPoll } from './sim-poll.ts';
 import { benchSidesLog } from './sides-log.ts';
 import { benchLiveLog } from './live-log.ts';
+import { benchAttributeLog } from './attribute-log.ts';
+import { benchSalesTime } from './sales-time.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -61,6 +63,18 @@ if (wanted('live-log')) {
     '\n## live-log: bytes written by listings and sales statistics, change log + snapshots vs the upserts',
   );
   await benchLiveLog();
+}
+if (wanted('attribute-log')) {
+  console.log(
+    '\n## attribute-log: bytes written by attribute buckets, change log + rows at close vs the upserts',
+  );
+  await benchAttributeLog();
+}
+if (wanted('sales-time')) {
+  console.log(
+    '\n## sales-time: bytes written by raw sales, keyed time first vs item first + index',
+  );
+  await benchSalesTime();
 }
 if (wanted('reads-bounds')) {
   console.log('\n## reads-bounds: the heaviest reads at their largest allowed parameters');

@@ -104,6 +104,13 @@ describe('resolveServeConfig', () => {
     assert.throws(() => resolveServeConfig({ leaseMs: '10' }, {}), /leaseMs/);
   });
 
+  test('the rotating depth items: unset by default, from flag or environment, not negative', () => {
+    assert.equal(resolveServeConfig({}, {}).simDepthItems, undefined);
+    assert.equal(resolveServeConfig({}, { PRICING_SIM_DEPTH_ITEMS: '190' }).simDepthItems, 190);
+    assert.equal(resolveServeConfig({ simDepthItems: '5' }, {}).simDepthItems, 5);
+    assert.throws(() => resolveServeConfig({ simDepthItems: '-1' }, {}), /simDepthItems/);
+  });
+
   test('the first-wave wait: 60 s by default, 0 to 600 s, flag over environment', () => {
     assert.equal(resolveServeConfig({}, {}).firstWaveWaitMs, 60_000);
     const env = { PRICING_FIRST_WAVE_WAIT_MS: '0' };

@@ -44,6 +44,11 @@ export const ServeConfigSchema = Type.Object({
   backfillItems: Type.Integer({ minimum: 0, default: 150 }),
   simItems: Type.Integer({ minimum: 0, default: 0 }),
   /**
+   * Simulated items per fetch, besides the ten most popular and the docs' examples, that carry
+   * listings and per-item depth, in rotation (src/markets/sim/world.ts; 20 when unset).
+   */
+  simDepthItems: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  /**
    * How long a first start's popular backfill band waits for the first polling wave
    * (boot/first-backfill.ts); 0 starts it as soon as the bulk view is built.
    */
@@ -104,6 +109,7 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   backfillDays: 'PRICING_BACKFILL_DAYS',
   backfillItems: 'PRICING_BACKFILL_ITEMS',
   simItems: 'PRICING_SIM_ITEMS',
+  simDepthItems: 'PRICING_SIM_DEPTH_ITEMS',
   firstWaveWaitMs: 'PRICING_FIRST_WAVE_WAIT_MS',
   fxFile: 'PRICING_FX_FILE',
   recordDir: 'PRICING_RECORD_DIR',

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { ITEM_REFRESH_MS } from '../src/web/item-view.ts';
 import { eventually, shownDollars } from './terminal-browser-support.ts';
 
 interface Snapshot {
@@ -25,8 +26,8 @@ export async function bucketItem(baseUrl: string, key: string): Promise<string> 
       const names = ((await response.json()) as Snapshot).items.map((i) => i.marketHashName);
       return names.includes(README_ITEM) ? README_ITEM : (names[0] ?? null);
     },
-    // Listings are crawled a slice per poll: 12 s on a quiet machine, over 120 s once while the
-    // whole suite loaded both cores.
+    // Hang guard: by default listings are crawled a slice per poll, and a Doppler took 12 s on a
+    // quiet machine and over 120 s once while the whole suite loaded both cores.
     240_000,
     'an item with phase buckets',
   );
@@ -89,17 +90,25 @@ const shownRows = (page: Page) =>
     ),
   );
 
-/** Opens the bucket item and checks the panel against the answers the page reads. */
+/**
+ * Opens the bucket item and checks the panel against the answers the page reads. The page's
+ * clock must be Playwright's, installed before it loaded: each refresh is brought forward with
+ * it instead of waited for (ITEM_REFRESH_MS, 10 s).
+ */
 export async function checkBucketsPanel(page: Page, baseUrl: string, name: string): Promise<void> {
   const answers = () =>
     page.waitForResponse((r) => r.url().includes('/terminal/api/buckets?'), { timeout: 15_000 });
   const first = answers();
   await page.goto(`${baseUrl}/#/item/cs2/${encodeURIComponent(name)}`);
   await first;
+  // Rendered, so the next refresh is scheduled.
+  await page.waitForSelector('#item-status.live');
   let last: { expected: Row[]; rows: string[][] } = { expected: [], rows: [] };
   const shown = await eventually(
     async () => {
-      const answer = (await (await answers()).json()) as BucketsAnswer;
+      const next = answers();
+      await page.clock.fastForward(ITEM_REFRESH_MS);
+      const answer = (await (await next).json()) as BucketsAnswer;
       const expected = expectedRows(answer);
       await page.waitForTimeout(500);
       const rows = await shownRows(page);

@@ -39,7 +39,10 @@ import { createRecordingWriter } from './recording/recording-writer.ts';
 import { credentialsFor, marketPlan } from './market-plan.ts';
 
 export interface SourceIngestOptions {
-  config: Pick<ServeConfig, 'source' | 'seed' | 'fxFile' | 'simItems' | 'marketsFile'> &
+  config: Pick<
+    ServeConfig,
+    'source' | 'seed' | 'fxFile' | 'simItems' | 'simDepthItems' | 'marketsFile'
+  > &
     Partial<Pick<ServeConfig, 'recordDir' | 'recordMaxMb'>>;
   catalogs: ReturnType<typeof loadCatalogs>;
   store: Pick<PriceStore, 'writeBatch' | 'recordFetches' | 'saveFxRates' | 'loadFxRates'>;
@@ -83,6 +86,7 @@ async function simSource(options: SourceIngestOptions): Promise<Source> {
     seed: config.seed,
     catalogs,
     ...(config.simItems > 0 ? { universe: config.simItems } : {}),
+    ...(config.simDepthItems !== undefined ? { depthItemsPerFetch: config.simDepthItems } : {}),
     deepItems: EXAMPLE_ITEMS,
     faultsFrom: clock.now() + SIM_FAULT_FREE_START_MS,
   });

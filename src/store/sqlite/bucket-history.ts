@@ -1,25 +1,29 @@
 /**
  * Attribute-bucket history in SQLite (the bucket half of the HistoryStore port): one row per
- * (tier, bucket start, bucket id) in the prices file, merged by an upsert that follows
- * src/store/bucket-history.ts `mergeRollup` (every right-hand side reads the old row).
- * Written in one transaction per call; retention deletes rows whose bucket ENDS at or before the
- * cutoff, oldest first, at most `maxRows` per call.
+ * (tier, bucket start, bucket id) in the prices file, merged as src/store/bucket-history.ts
+ * `mergeRollup` merges. Retention deletes rows whose bucket ENDS at or before the cutoff,
+ * oldest first, at most `maxRows` per call.
  *
- * Keyed time first (issue 31, migration 10): a call's rows are the open buckets of each tier, so
- * they share the pages at the end of each tier's range instead of dirtying one page per bucket
- * id in a table that grows all day (about 2.6x the bytes once a day of rows was behind them). A
- * bucket id's range read seeks each bucket start of the tier between the table's first and last.
+ * Keyed time first (issue 31, migration 10): a bucket id's range read seeks each bucket start
+ * of the tier between the table's first and last.
+ *
+ * Open buckets are written once (issue 31, migration 13): each call appends its observations
+ * to a change log (one deflated blob, in the call's own transaction, as the upserts were) and
+ * merges them into rows held in memory; a bucket's row is written when it closes
+ * (attribute-log.ts). An observation in a bucket already closed is upserted as before. A read
+ * merges the stored rows with the held ones.
  */
 import type Database from 'better-sqlite3';
-import type { BucketObservation } from '../bucket-history.ts';
-import { rollupOf } from '../bucket-history.ts';
-import { TIERS, TIER_MS } from '../../pricing/rollup-buckets.ts';
+import type { BucketObservation, BucketRollup } from '../bucket-history.ts';
+import { mergeRollup } from '../bucket-history.ts';
+import { bucketStart, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import {
   bucketRollupFromRow,
   bucketRollupValues,
   type BucketRollupRow,
 } from '../bucket-rollup-rows.ts';
 import type { HistoryStore } from '../history-store.ts';
+import { AttributeLog } from './attribute-log.ts';
 
 export const SQLITE_BUCKET_HISTORY_SCHEMA = `
 CREATE TABLE attribute_rollups (
@@ -42,7 +46,7 @@ CREATE TABLE attribute_rollups (
 CREATE INDEX attribute_rollups_by_age ON attribute_rollups (tier, start);
 `;
 
-const UPSERT = `
+export const ATTRIBUTE_UPSERT = `
 INSERT INTO attribute_rollups (bucket_id, tier, start, open_ask, high_ask, low_ask, close_ask,
   ask_sum, ask_n, close_bid, ask_count, bid_count, first_at, last_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -100,37 +104,62 @@ export function createSqliteBucketHistory(db: () => Database.Database): BucketHi
       if (observations.length > 0) statements().record(observations);
     },
     async readBucketRollups(bucketId, tier, fromMs, toMs) {
-      const width = TIER_MS[tier];
-      const first = Math.ceil(fromMs / width) * width;
-      const rows = statements().select.all({
-        first,
-        to: toMs,
-        tier,
-        width,
-        bucket: bucketId,
-      }) as BucketRollupRow[];
-      return rows.map(bucketRollupFromRow);
+      return statements().read(bucketId, tier, fromMs, toMs);
     },
     async deleteBucketRollupsBefore(tier, beforeMs, maxRows) {
-      const cutoff = beforeMs - TIER_MS[tier];
-      return statements().remove.run(tier, cutoff, Math.max(1, maxRows)).changes;
+      return statements().remove(tier, beforeMs - TIER_MS[tier], Math.max(1, maxRows));
     },
   };
 }
 
 function prepare(db: Database.Database) {
-  const upsert = db.prepare(UPSERT);
-  const select = db.prepare(SELECT).raw(true);
-  const remove = db.prepare(
-    `DELETE FROM attribute_rollups WHERE (bucket_id, tier, start) IN (
-       SELECT bucket_id, tier, start FROM attribute_rollups
-       WHERE tier = ? AND start <= ? ORDER BY start LIMIT ?)`,
-  );
-  const record = db.transaction((observations: readonly BucketObservation[]) => {
-    for (const observation of observations) {
-      for (const tier of TIERS)
-        upsert.run(...bucketRollupValues(rollupOf(observation, tier), tier));
+  const s = {
+    upsert: db.prepare(ATTRIBUTE_UPSERT),
+    select: db.prepare(SELECT).raw(true),
+    remove: db.prepare(
+      `DELETE FROM attribute_rollups WHERE (bucket_id, tier, start) IN (
+         SELECT bucket_id, tier, start FROM attribute_rollups
+         WHERE tier = ? AND start <= ? ORDER BY start LIMIT ?)`,
+    ),
+  };
+  const log = new AttributeLog(db, (row, tier) => s.upsert.run(...bucketRollupValues(row, tier)));
+  /** Runs `step` caught up, in a transaction; a failure drops the memory, rebuilt next time. */
+  const guarded = <A extends unknown[], R>(step: (...args: A) => R) => {
+    const run = db.transaction((...args: A) => {
+      log.catchUp();
+      return step(...args);
+    });
+    return (...args: A): R => {
+      try {
+        return run(...args);
+      } catch (error) {
+        log.reset();
+        throw error;
+      }
+    };
+  };
+  const read = (bucketId: string, tier: Tier, fromMs: number, toMs: number) => {
+    const width = TIER_MS[tier];
+    const first = Math.ceil(fromMs / width) * width;
+    const query = { first, to: toMs, tier, width, bucket: bucketId };
+    const rows = new Map<number, BucketRollup>();
+    for (const row of s.select.all(query) as BucketRollupRow[]) {
+      const stored = bucketRollupFromRow(row);
+      rows.set(stored.start, stored);
     }
-  });
-  return { record, select, remove };
+    for (const held of log.find(bucketId, tier, first, toMs)) {
+      const stored = rows.get(held.start);
+      rows.set(held.start, stored === undefined ? held : mergeRollup(stored, held));
+    }
+    return [...rows.values()].sort((a, b) => a.start - b.start);
+  };
+  const remove = (tier: Tier, cutoff: number, maxRows: number) => {
+    log.close(tier, bucketStart(cutoff, tier) + TIER_MS[tier]);
+    return s.remove.run(tier, cutoff, maxRows).changes;
+  };
+  return {
+    record: guarded((observations: readonly BucketObservation[]) => log.record(observations)),
+    read: guarded(read),
+    remove: guarded(remove),
+  };
 }

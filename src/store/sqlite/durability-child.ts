@@ -8,7 +8,8 @@
  * With argv[3] = 'live' the batches hold listings and sales statistics only (liveListing,
  * liveStats), every PRUNE_EVERY-th batch is followed by a prune of the listings, and the
  * store snapshots its listings and statistics log whenever it can. With argv[3] = 'sales'
- * batch k holds SALES_PER_BATCH sales sold at DURABILITY_T0 + k instead.
+ * batch k holds SALES_PER_BATCH sales sold at DURABILITY_T0 + k instead. With argv[3] =
+ * 'attributes' call k records the attribute observations attributeCall(k) instead of a batch.
  */
 import type {
   ListingRecord,
@@ -16,6 +17,7 @@ import type {
   SalesStatsRecord,
   SideSnapshot,
 } from '../../domain/quote.ts';
+import type { BucketObservation } from '../bucket-history.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
 export const DURABILITY_T0 = 1_793_491_200_000;
@@ -132,6 +134,21 @@ export function livePruneBefore(batchNumber: number): number {
   return DURABILITY_T0 + batchNumber - 3;
 }
 
+/** Attribute bucket ids the attributes writer observes, all in every call. */
+export const ATTRIBUTE_IDS = 8;
+
+/** Call k's observations: 3 minutes after call k-1, so buckets of every tier close as it runs. */
+export function attributeCall(callNumber: number): BucketObservation[] {
+  return Array.from({ length: ATTRIBUTE_IDS }, (_, j) => ({
+    bucketId: `bucket-${j}`,
+    at: DURABILITY_T0 + callNumber * 3 * 60_000,
+    askCents: 1000 + ((callNumber * 7 + j) % 50),
+    bidCents: j % 2 === 0 ? 900 : null,
+    askListingCount: 1 + (callNumber % 5),
+    bidOrderCount: j % 2 === 0 ? 3 : null,
+  }));
+}
+
 const live = (batchNumber: number) => ({
   sides: [],
   sales: [],
@@ -150,6 +167,12 @@ async function writeForever(file: string, mode: string): Promise<void> {
   });
   await store.init();
   for (let batchNumber = 0; ; batchNumber++) {
+    if (mode === 'attributes') {
+      await store.recordBucketObservations(attributeCall(batchNumber));
+      process.stdout.write(`${batchNumber}\n`);
+      await new Promise(setImmediate);
+      continue;
+    }
     if (mode === 'live') {
       await store.writeBatch(live(batchNumber));
       if (batchNumber % PRUNE_EVERY === PRUNE_EVERY - 1) {

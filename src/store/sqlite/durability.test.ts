@@ -6,9 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DAY } from '../../domain/clock.ts';
+import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { mergeRollup, rollupOf, type BucketRollup } from '../bucket-history.ts';
 import type { ListingRecord, SalesStatsRecord, SideSnapshot } from '../../domain/quote.ts';
 import { sortListings, sortSides } from '../contract-fixtures.ts';
 import {
+  ATTRIBUTE_IDS,
+  attributeCall,
   DURABILITY_T0,
   LIVE_IDS,
   PRUNE_EVERY,
@@ -41,7 +45,7 @@ const GIVE_UP_MS = 180_000;
  */
 function runAndKillWriter(
   file: string,
-  mode: 'plain' | 'folding' | 'snapshotting' | 'live',
+  mode: 'plain' | 'folding' | 'snapshotting' | 'live' | 'attributes',
   batchesBeforeKill = BATCHES_BEFORE_KILL,
   killAtStep?: string,
 ): Promise<number[]> {
@@ -227,5 +231,41 @@ test('kill -9 of a writer of listings and statistics (log, prunes, snapshots): n
   const left = store.db.prepare('SELECT count(*) AS n FROM live_log').get() as { n: number };
   assert.equal(left.n, 0);
   assert.deepEqual(sortListings(await store.loadListings('cs2')), expected.listings);
+  await store.close();
+});
+
+/** The rows of one bucket id and tier that the attributes writer's first `calls` calls make. */
+function attributeReference(calls: number, bucketId: string, tier: Tier): BucketRollup[] {
+  const rows = new Map<number, BucketRollup>();
+  for (let callNumber = 0; callNumber < calls; callNumber++) {
+    for (const observation of attributeCall(callNumber)) {
+      if (observation.bucketId !== bucketId) continue;
+      const row = rollupOf(observation, tier);
+      const held = rows.get(row.start);
+      rows.set(row.start, held === undefined ? row : mergeRollup(held, row));
+    }
+  }
+  return [...rows.values()].sort((a, b) => a.start - b.start);
+}
+
+test('kill -9 of a writer of attribute buckets (log, rows written as buckets close): nothing reported is lost', async () => {
+  const file = path.join(dir, 'attributes.db');
+  const reported = await runAndKillWriter(file, 'attributes', 600);
+  const store = createSqlitePriceStore({ path: file });
+  await store.init();
+  assert.equal(store.db.pragma('integrity_check', { simple: true }), 'ok');
+  const closed = store.db.prepare("SELECT count(*) FROM attribute_rollups WHERE tier = '1d'");
+  assert.ok((closed.pluck().get() as number) > 0, 'the writer had closed a day');
+  const from = DURABILITY_T0 - DAY;
+  const to = DURABILITY_T0 + 30 * DAY;
+  const tens = await store.readBucketRollups('bucket-0', '10m', from, to);
+  const newest = (tens.at(-1)!.lastAt - DURABILITY_T0) / (3 * 60_000);
+  assert.ok(newest === reported.length - 1 || newest === reported.length);
+  for (let j = 0; j < ATTRIBUTE_IDS; j++) {
+    for (const tier of TIERS) {
+      const rows = await store.readBucketRollups(`bucket-${j}`, tier, from, to);
+      assert.deepEqual(rows, attributeReference(newest + 1, `bucket-${j}`, tier), `${j} ${tier}`);
+    }
+  }
   await store.close();
 });

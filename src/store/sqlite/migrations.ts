@@ -16,7 +16,9 @@
  * 4 gives journal ids AUTOINCREMENT. The rollup tables themselves now live in their own file
  * (history-file.ts moves them there), so version 2 leaves empty tables that it drops.
  * Version 9 replaces side_snapshots with a change log and compact snapshots (side-tables.ts);
- * the rows of an existing table are converted at open (side-convert.ts).
+ * the rows of an existing table are converted at open (side-convert.ts). Version 13 holds the
+ * open attribute buckets in a change log (attribute-log.ts); rows stored before stay as they
+ * are and merge with what the log adds to them.
  */
 import type { MigrationStep } from '../migration-plan.ts';
 import { SQLITE_SCHEMA_TABLES } from '../schema-tables.ts';
@@ -24,6 +26,7 @@ import {
   SQLITE_BUCKET_HISTORY_SCHEMA,
   SQLITE_BUCKET_HISTORY_TIME_FIRST,
 } from './bucket-history.ts';
+import { SQLITE_ATTRIBUTE_LOG_SCHEMA } from './attribute-log.ts';
 import { SALES_SNAPSHOT_SCHEMA } from './sales-snapshot.ts';
 import { SIDE_TABLES_SCHEMA } from './side-tables.ts';
 import { LIVE_LOG_SCHEMA } from './live-log-tables.ts';
@@ -199,6 +202,30 @@ CREATE TABLE job_progress (
 ) STRICT, WITHOUT ROWID;
 `;
 
+// Raw sales keyed time first: the rows of a batch (sold in the last minutes) are appended at
+// the end of the game's range instead of one page per item over the whole table, and the key
+// is the time order the loads read, so the covering index goes (it held every column again).
+// The key's columns are those of the earlier key, so a sale is still stored once.
+const salesTimeFirst = `
+CREATE TABLE sales_time_first (
+  game TEXT NOT NULL,
+  sold_at INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
+  market TEXT NOT NULL,
+  price INTEGER NOT NULL,
+  quantity INTEGER NOT NULL,
+  ingested_at INTEGER NOT NULL,
+  original_currency TEXT NOT NULL,
+  PRIMARY KEY (game, sold_at, item_id, market, price, quantity)
+) STRICT, WITHOUT ROWID;
+INSERT INTO sales_time_first (game, sold_at, item_id, market, price, quantity, ingested_at,
+  original_currency)
+SELECT game, sold_at, item_id, market, price, quantity, ingested_at, original_currency
+FROM sales ORDER BY game, sold_at, item_id, market, price, quantity;
+DROP TABLE sales;
+ALTER TABLE sales_time_first RENAME TO sales;
+`;
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   { version: 1, name: 'latest sides, sales, listings, fetch records', sql: initialSchema },
   { version: 2, name: 'history rollups (10m, 1h, 1d)', sql: rollupSchema },
@@ -224,4 +251,10 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   { version: 11, name: 'listings and sales statistics as a change log', sql: LIVE_LOG_SCHEMA },
   { version: 12, name: 'recent sales copied at clean close', sql: SALES_SNAPSHOT_SCHEMA },
+  {
+    version: 13,
+    name: 'open attribute buckets as a change log, rows written when they close',
+    sql: SQLITE_ATTRIBUTE_LOG_SCHEMA,
+  },
+  { version: 14, name: 'raw sales keyed time first', sql: salesTimeFirst },
 ];

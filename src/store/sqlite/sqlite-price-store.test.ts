@@ -5,8 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { manualClock } from '../../domain/clock.ts';
 import { priceStoreContract } from '../contract.ts';
-import { listing, sale, side } from '../contract-fixtures.ts';
-import { appliedMigrations } from './migrate.ts';
+import { listing, sale, side, T0 } from '../contract-fixtures.ts';
+import { openPrices } from './connection.ts';
+import { appliedMigrations, migrate } from './migrate.ts';
+import { prepareStatements } from './statements.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 import { queryPlan } from './test-support.ts';
@@ -101,7 +103,7 @@ describe('sqlite price store', () => {
     await store.init();
     const plan = (sql: string) => queryPlan(store.db, sql);
     const sales = plan("SELECT * FROM sales WHERE game = 'cs2' AND sold_at >= 0 ORDER BY sold_at");
-    assert.match(sales, /sales_by_time/);
+    assert.match(sales, /PRIMARY KEY \(game=\? AND sold_at>\?\)/);
     assert.doesNotMatch(sales, /TEMP B-TREE/);
     assert.match(
       plan('SELECT * FROM fetch_records WHERE started_at >= 0'),
@@ -113,6 +115,39 @@ describe('sqlite price store', () => {
       ),
       /live_log_by_chunk/,
     );
+    await store.close();
+  });
+
+  test('raw sales of a version 13 data dir (keyed item first) load the same keyed time first, still once each', async () => {
+    const file = tempDbPath();
+    const earlier = openPrices(file);
+    migrate(earlier, SQLITE_MIGRATIONS.slice(0, 13), () => T0);
+    const sold = [
+      sale({ itemId: 'b', soldAt: T0 + 2 }),
+      sale({ itemId: 'a', soldAt: T0 + 1 }),
+      sale({ itemId: 'a', soldAt: T0 + 3, market: 'buff163', price: 900, quantity: 2 }),
+    ];
+    const insert = prepareStatements(earlier).insertSale;
+    for (const s of sold) {
+      insert.run([s.game, s.itemId, s.soldAt, s.market, s.price, s.quantity, s.ingestedAt, 'USD']);
+    }
+    earlier.close();
+    const store = createSqlitePriceStore({ path: file });
+    await store.init();
+    const bySoldAt = [sold[1], sold[0], sold[2]];
+    assert.deepEqual(await store.loadSales('cs2', 0), bySoldAt);
+    const again = await store.writeBatch({
+      sides: [],
+      sales: [sold[0]!, sale({ itemId: 'c', soldAt: T0 + 4 })],
+      listings: [],
+    });
+    assert.equal(again.sales, 1, 'the sale stored before is not stored again');
+    assert.equal((await store.loadSales('cs2', T0 + 2)).length, 3);
+    const indexes = store.db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'sales'")
+      .pluck()
+      .all();
+    assert.deepEqual(indexes, [], 'the time index went with the item-first key');
     await store.close();
   });
 });
