@@ -27,6 +27,7 @@ import { benchSidesLog } from './sides-log.ts';
 import { benchLiveLog } from './live-log.ts';
 import { benchAttributeLog } from './attribute-log.ts';
 import { benchSalesTime } from './sales-time.ts';
+import { benchDiskProfile } from './disk-profile.ts';
 
 const item = encodeURIComponent(BENCH_ITEM);
 const { DATABASE_URL, REDIS_URL } = process.env;
@@ -69,6 +70,12 @@ if (wanted('attribute-log')) {
     '\n## attribute-log: bytes written by attribute buckets, change log + rows at close vs the upserts',
   );
   await benchAttributeLog();
+}
+if (wanted('disk-profile')) {
+  console.log(
+    '\n## disk-profile: what the default server writes between folds, per table and index',
+  );
+  await benchDiskProfile();
 }
 if (wanted('sales-time')) {
   console.log(

@@ -165,3 +165,28 @@ test(
     await Promise.all([restarted.close(), reader.close()]);
   }),
 );
+
+test(
+  'two writers on one file: a bucket either closes is stored once, with both writers’ observations',
+  withDir(async (path) => {
+    const [a, b] = [createSqlitePriceStore({ path }), createSqlitePriceStore({ path })];
+    await a.init();
+    await b.init();
+    await a.recordBucketObservations([observed(T0 + MINUTE, 1000)]);
+    await b.recordBucketObservations([observed(T0 + 2 * MINUTE, 1200)]);
+    await a.recordBucketObservations([observed(T0 + 25 * MINUTE, 1100)]);
+    await b.recordBucketObservations([observed(T0 + 26 * MINUTE, 1300)]);
+    const all = [1, 2, 25, 26].map((m, i) =>
+      observed(T0 + m * MINUTE, [1000, 1200, 1100, 1300][i]!),
+    );
+    for (const store of [a, b]) {
+      for (const tier of TIERS) {
+        const read = await store.readBucketRollups('ak47-ft', tier, T0 - DAY, T0 + DAY);
+        assert.deepEqual(read, reference(all, tier), tier);
+      }
+    }
+    const stored = a.db.prepare("SELECT ask_n FROM attribute_rollups WHERE tier = '10m'").pluck();
+    assert.deepEqual(stored.all(), [2]);
+    await Promise.all([a.close(), b.close()]);
+  }),
+);

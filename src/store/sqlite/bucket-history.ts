@@ -123,15 +123,18 @@ function prepare(db: Database.Database) {
     ),
   };
   const log = new AttributeLog(db, (row, tier) => s.upsert.run(...bucketRollupValues(row, tier)));
-  /** Runs `step` caught up, in a transaction; a failure drops the memory, rebuilt next time. */
-  const guarded = <A extends unknown[], R>(step: (...args: A) => R) => {
+  /**
+   * Runs `step` caught up, in a transaction (a writer's takes the write lock first: it reads
+   * before it writes); a failure drops the memory, rebuilt next time.
+   */
+  const guarded = <A extends unknown[], R>(step: (...args: A) => R, writes: boolean) => {
     const run = db.transaction((...args: A) => {
       log.catchUp();
       return step(...args);
     });
     return (...args: A): R => {
       try {
-        return run(...args);
+        return writes ? run.immediate(...args) : run(...args);
       } catch (error) {
         log.reset();
         throw error;
@@ -158,8 +161,8 @@ function prepare(db: Database.Database) {
     return s.remove.run(tier, cutoff, maxRows).changes;
   };
   return {
-    record: guarded((observations: readonly BucketObservation[]) => log.record(observations)),
-    read: guarded(read),
-    remove: guarded(remove),
+    record: guarded((observations: readonly BucketObservation[]) => log.record(observations), true),
+    read: guarded(read, false),
+    remove: guarded(remove, true),
   };
 }

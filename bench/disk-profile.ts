@@ -1,0 +1,194 @@
+/**
+ * `npm run bench -- disk-profile`: what the default server writes between 10-minute folds, per
+ * table and index. The real server as disk-day starts it (full catalogs, simulator, backfill
+ * off, empty data dir); from DISK_PROFILE_SETTLE_S after first prices, at the first moment a
+ * DISK_PROFILE_WINDOW_S window fits inside one 10-minute period (a fold runs just after each
+ * boundary), `strace -f -y -e trace=pwrite64` of all its threads over the window. Then the
+ * server is stopped (SIGSTOP) while its data dir is copied, and each write is mapped to a page:
+ * a WAL frame by its 24-byte header (page number, then the database size on a commit frame), a
+ * write to a database file by its offset; pages to tables and indexes by `dbstat` on the copy.
+ * Needs strace(1) and ptrace rights.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { embeddedEnv, PRICING_BIN, spawnServer, writtenBytes } from './harness.ts';
+import { BENCH_ITEM } from './http-reads.ts';
+import { waitForPrices } from './pinned.ts';
+
+const SETTLE_S = Number(process.env.DISK_PROFILE_SETTLE_S ?? 150);
+const WINDOW_S = Number(process.env.DISK_PROFILE_WINDOW_S ?? 300);
+const PERIOD_MS = 600_000;
+/** A window starts this long after a boundary (the fold) and ends this long before the next. */
+const AFTER_FOLD_MS = 75_000;
+const BEFORE_FOLD_MS = 5_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Write {
+  tid: string;
+  file: string;
+  head: Buffer;
+  bytes: number;
+  offset: number;
+}
+
+const unhex = (text: string) => Buffer.from(text.replaceAll('\\x', ''), 'hex');
+
+/** pwrite64 calls of an `strace -f -y -s 32 -xx` log, an interrupted call joined to its end. */
+export function parseTrace(text: string): Write[] {
+  const pending = new Map<string, string>();
+  const out: Write[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^(\d+)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const [, tid, body] = match as unknown as [string, string, string];
+    if (body.endsWith('<unfinished ...>')) {
+      pending.set(tid, body.slice(0, -'<unfinished ...>'.length).trimEnd());
+      continue;
+    }
+    const resumed = /^<\.\.\. \w+ resumed>(.*)$/.exec(body);
+    const call = resumed ? (pending.get(tid) ?? '') + resumed[1] : body;
+    pending.delete(tid);
+    const parts =
+      /^pwrite64\(\d+<([^>]*)>, "((?:\\x[0-9a-f]{2})*)"[^,]*, \d+, (\d+)\) = (\d+)/.exec(call);
+    if (!parts) continue;
+    const [, path, head, offset, bytes] = parts as unknown as string[];
+    const file = path!.startsWith('\\x') ? unhex(path!).toString('utf8') : path!;
+    out.push({ tid, file, head: unhex(head!), bytes: Number(bytes), offset: Number(offset) });
+  }
+  return out;
+}
+
+/** Page number to table or index name, and the page size, of a copied database file. */
+function pageOwners(file: string): { size: number; owner: Map<number, string> } {
+  const db = new Database(file);
+  try {
+    const size = db.pragma('page_size', { simple: true }) as number;
+    const owner = new Map<number, string>();
+    for (const row of db.prepare('SELECT name, pageno FROM dbstat').raw().iterate()) {
+      const [name, page] = row as [string, number];
+      owner.set(page, name);
+    }
+    return { size, owner };
+  } finally {
+    db.close();
+  }
+}
+
+interface Tally {
+  bytes: number;
+  frames: number;
+  pages: Set<number>;
+}
+
+/** Bytes, frames and distinct pages per `file table` key; commits per WAL. */
+export function tally(
+  writes: readonly Write[],
+  ownersOf: (db: string) => ReturnType<typeof pageOwners>,
+) {
+  const rows = new Map<string, Tally>();
+  const commits = new Map<string, number>();
+  const framePage = new Map<string, number>();
+  const add = (key: string, bytes: number, page?: number) => {
+    const row = rows.get(key) ?? { bytes: 0, frames: 0, pages: new Set<number>() };
+    rows.set(key, row);
+    row.bytes += bytes;
+    if (page !== undefined) row.pages.add(page);
+    return row;
+  };
+  for (const write of writes) {
+    const name = basename(write.file);
+    const wal = name.endsWith('-wal');
+    const { size, owner } = ownersOf(wal ? name.slice(0, -4) : name);
+    if (!wal) {
+      const page = Math.floor(write.offset / size) + 1;
+      add(`${name} checkpoint ${owner.get(page) ?? 'free'}`, write.bytes, page);
+    } else if (write.bytes === 24) {
+      const page = write.head.readUInt32BE(0);
+      framePage.set(write.file, page);
+      add(`${name} ${owner.get(page) ?? 'free'}`, write.bytes, page).frames++;
+      if (write.head.readUInt32BE(4) !== 0) commits.set(name, (commits.get(name) ?? 0) + 1);
+    } else {
+      const page = write.bytes === size ? framePage.get(write.file) : undefined;
+      framePage.delete(write.file);
+      add(`${name} ${page === undefined ? 'header' : (owner.get(page) ?? 'free')}`, write.bytes);
+    }
+  }
+  return { rows, commits };
+}
+
+function startWindow(): Promise<void> {
+  const fits = () => {
+    const into = Date.now() % PERIOD_MS;
+    return into >= AFTER_FOLD_MS && into + WINDOW_S * 1000 <= PERIOD_MS - BEFORE_FOLD_MS;
+  };
+  if (WINDOW_S * 1000 > PERIOD_MS - AFTER_FOLD_MS - BEFORE_FOLD_MS) {
+    throw new Error(`DISK_PROFILE_WINDOW_S ${WINDOW_S} does not fit between two folds`);
+  }
+  return (async () => {
+    while (!fits()) await sleep(1000);
+  })();
+}
+
+export async function benchDiskProfile(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'disk-profile-'));
+  const work = mkdtempSync(join(tmpdir(), 'disk-profile-copy-'));
+  const env = { ...embeddedEnv(), PRICING_BACKFILL_DAYS: '0' };
+  const args = [PRICING_BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
+  const server = await spawnServer([...args, '--log-level', 'warn'], 600_000, env);
+  try {
+    const key = readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
+    await waitForPrices(`${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`, key, 600_000);
+    await sleep(SETTLE_S * 1000);
+    await startWindow();
+    const pid = server.child.pid!;
+    const log = join(work, 'trace.txt');
+    const trace = ['-f', '-y', '-e', 'trace=pwrite64', '-s', '32', '-xx', '-o', log];
+    const strace = spawn('strace', [...trace, '-p', String(pid)], { stdio: 'ignore' });
+    await sleep(3000);
+    const [before, from] = [writtenBytes(pid), new Date()];
+    await sleep(WINDOW_S * 1000);
+    const written = writtenBytes(pid) - before;
+    strace.kill('SIGINT');
+    await new Promise((resolve) => strace.once('exit', resolve));
+    process.kill(pid, 'SIGSTOP');
+    cpSync(dataDir, join(work, 'data'), { recursive: true });
+    process.kill(pid, 'SIGCONT');
+    report(parseTrace(readFileSync(log, 'utf8')), join(work, 'data'), written, from);
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function report(writes: Write[], copy: string, written: number, from: Date): void {
+  const owners = new Map<string, ReturnType<typeof pageOwners>>();
+  const ownersOf = (name: string) => {
+    let held = owners.get(name);
+    const file = join(copy, name);
+    if (held === undefined) {
+      held = existsSync(file) ? pageOwners(file) : { size: 4096, owner: new Map() };
+      owners.set(name, held);
+    }
+    return held;
+  };
+  const { rows, commits } = tally(writes, ownersOf);
+  const traced = [...rows.values()].reduce((sum, row) => sum + row.bytes, 0);
+  const perDay = (bytes: number) => ((bytes / WINDOW_S) * 86_400) / 1e9;
+  console.log(
+    `real server, ${WINDOW_S} s between folds from ${from.toISOString()}: write_bytes ${(written / 1e6).toFixed(2)} MB ` +
+      `(${perDay(written).toFixed(2)} GB a day), traced pwrite64 ${(traced / 1e6).toFixed(2)} MB; ` +
+      `commits ${[...commits].map(([file, n]) => `${file} ${n}`).join(', ')}`,
+  );
+  console.log('| file, table or index | MB | frames | distinct pages | GB a day |');
+  console.log('|---|---|---|---|---|');
+  for (const [name, row] of [...rows].sort((a, b) => b[1].bytes - a[1].bytes)) {
+    console.log(
+      `| ${name} | ${(row.bytes / 1e6).toFixed(2)} | ${row.frames} | ${row.pages.size} | ${perDay(row.bytes).toFixed(3)} |`,
+    );
+  }
+}
