@@ -66,6 +66,19 @@ function fakeStore() {
 }
 
 const quiet = { info() {}, warn() {}, error() {} };
+
+/**
+ * Awaits `promise` with a referenced timer held: the retry timer under test is unreferenced (it
+ * must not keep a server alive), so alone it would let the test process's event loop empty.
+ */
+async function heldOpen<T>(promise: Promise<T>): Promise<T> {
+  const hold = setInterval(() => {}, 1_000);
+  try {
+    return await promise;
+  } finally {
+    clearInterval(hold);
+  }
+}
 const at = (fetchedAt: number, price: number) =>
   side({ fetchedAt, levels: [{ price, quantity: 1, orders: null }] });
 const batchOf = (snapshot: SideSnapshot): IngestBatch => ({
@@ -116,7 +129,7 @@ describe('startLiveBook', () => {
     gap();
     await failed;
     assert.equal(bestAsk(book), undefined, 'nothing loaded yet: the reload failed');
-    await nextLoad();
+    await heldOpen(nextLoad());
     await live.reload();
     assert.equal(bestAsk(book), 1900);
     assert.ok(live.reloads() >= 1);
