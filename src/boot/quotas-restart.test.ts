@@ -21,7 +21,7 @@ import type { PrivateRedis } from '../events/private-redis.ts';
 import { delay } from '../events/redis-test-support.ts';
 import { capturingLogger } from '../ingest/test-fixtures.ts';
 import { DATABASE_URL, dropSchema, testSchemaName } from '../store/postgres/test-support.ts';
-import { MONTHLY_USAGE_FLUSH_MS, createQuotaLimiters } from './quotas.ts';
+import { createQuotaLimiters } from './quotas.ts';
 import type { QuotaLimiters } from './quotas.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'quotas-restart-'));
@@ -74,6 +74,16 @@ async function backOnRedis(quotas: QuotaLimiters, logger: ReturnType<typeof capt
     await delay(100);
   }
   throw new Error('still on the local limiter 15 s after Redis came back');
+}
+
+/** Waits until the store holds `count` for the account's month: the ledger writes on its timer. */
+async function stored(store: AccessStore, accountId: string, count: number): Promise<void> {
+  const month = monthNumber(systemClock.now());
+  for (let waited = 0; waited < 20_000; waited += 50) {
+    if ((await store.monthlyUsage(accountId, month)) === count) return;
+    await delay(50);
+  }
+  throw new Error(`the store never held ${count} for ${accountId}`);
 }
 
 /** Leaves at least 8 s of the current UTC minute for a burst that must stay in one minute. */
@@ -168,7 +178,7 @@ describe('monthly quotas across a restart of a private Redis', needsRedisServer,
         try {
           const before = (await burst(20)).flat();
           assert.equal(admitted(before), 40);
-          await delay(MONTHLY_USAGE_FLUSH_MS + 500);
+          await stored(stores[0]!, 'acc_pool', 40);
 
           await restart(redis);
           await Promise.all(processes.map((quotas, i) => backOnRedis(quotas, loggers[i]!)));
@@ -196,7 +206,7 @@ describe('monthly quotas across a restart of a process without Redis', () => {
       first,
     );
     assert.equal(admitted(await consumeTimes(crashed.limiter, 'acc_a', LIMITS, 15)), 15);
-    await delay(MONTHLY_USAGE_FLUSH_MS + 500);
+    await stored(first!, 'acc_a', 15);
 
     const next = createQuotaLimiters(
       { redisUrl: null, redisPrefix: 't:' },
