@@ -65,7 +65,16 @@ export interface PostgresPriceStoreOptions extends PostgresConnectionOptions {
   clock?: Clock;
   /** Errors of the rollup folds the store runs by itself (the journal keeps their rows). */
   onFoldError?: (message: string) => void;
+  /** How long a fenced write may sit idle mid-transaction; FENCED_IDLE_LIMIT_MS by default. */
+  fencedIdleLimitMs?: number;
 }
+
+/**
+ * A fenced write's transaction holds its fence row from the claim to the commit. A holder paused
+ * in between (a frozen VM, SIGSTOP) would hold it for as long as the pause and block the next
+ * holder's claim, and with it that market's cycle; PostgreSQL ends a session idle that long.
+ */
+export const FENCED_IDLE_LIMIT_MS = 10_000;
 
 export interface PostgresPriceStore extends PriceStore, HistoryStore {
   /** The connection pool, for diagnostics and tests. */
@@ -154,7 +163,8 @@ async function journalRollups(
   return { ids, entries: rows.reduce((sum, row) => sum + row.entries, 0) };
 }
 
-async function claimFence(client: PoolClient, fence: WriteFence): Promise<void> {
+async function claimFence(client: PoolClient, fence: WriteFence, idleMs: number): Promise<void> {
+  await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(idleMs)}`);
   const claimed = await client.query(sql.claimFence([fence.scope, fence.token]));
   if (claimed.rowCount === 0) throw new StaleFenceError(fence);
 }
@@ -166,6 +176,7 @@ async function storeProgress(db: Pool | PoolClient, progress: JobProgress): Prom
 
 export function createPostgresPriceStore(options: PostgresPriceStoreOptions): PostgresPriceStore {
   const clock = options.clock ?? systemClock;
+  const fencedIdleLimitMs = options.fencedIdleLimitMs ?? FENCED_IDLE_LIMIT_MS;
   const pool = createPool(options);
   const salesMonths = partitionManager(pool, { table: 'sales', column: 'sold_at' });
   const fetchMonths = partitionManager(pool, { table: 'fetch_records', column: 'started_at' });
@@ -222,7 +233,7 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
       const times = rollupTimes(batch);
       for (const months of rollupMonths) await months.ensure(times);
       const { journaled, counts } = await inTransaction(pool, async (client) => {
-        if (fence) await claimFence(client, fence);
+        if (fence) await claimFence(client, fence, fencedIdleLimitMs);
         const firstWriteAt = firstWriteMarked ? null : clock.now();
         const { newSales, counts } = await writeColumns(client, columns, firstWriteAt);
         await upsertSalesStats(client, batch.salesStats ?? []);
