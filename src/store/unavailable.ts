@@ -23,11 +23,20 @@ const NETWORK_CODES = new Set([
 /**
  * SQLSTATEs of a server that cannot serve this database now: shutting down or terminated by an
  * administrator (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 57P05
- * idle_session_timeout), out of connection slots (53300 too_many_connections, 53400
- * configuration_limit_exceeded), or a read-only standby refusing a write (25006
- * read_only_sql_transaction).
+ * idle_session_timeout, 25P03 idle_in_transaction_session_timeout), out of connection slots
+ * (53300 too_many_connections, 53400 configuration_limit_exceeded), or a read-only standby
+ * refusing a write (25006 read_only_sql_transaction).
  */
-const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '57P05', '53300', '53400', '25006']);
+const SERVER_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P05',
+  '25P03',
+  '53300',
+  '53400',
+  '25006',
+]);
 
 /**
  * 55000 (object_not_in_prerequisite_state) is also what a database refusing connections sends

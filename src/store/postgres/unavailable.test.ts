@@ -60,7 +60,17 @@ describe('isUnavailableError', () => {
   });
 
   test('knows the server states that mean "try again later"', () => {
-    for (const code of ['57P01', '57P02', '57P03', '53300', '53400', '25006', '08006', '08001']) {
+    for (const code of [
+      '57P01',
+      '57P02',
+      '57P03',
+      '25P03',
+      '53300',
+      '53400',
+      '25006',
+      '08006',
+      '08001',
+    ]) {
       assert.equal(isUnavailableError(Object.assign(new Error(code), { code })), true, code);
     }
   });

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { MINUTE, manualClock } from '../../domain/clock.ts';
 import { T0, side } from '../contract-fixtures.ts';
 import { StaleFenceError } from '../price-store.ts';
+import { isUnavailableError } from '../unavailable.ts';
 import { createPostgresPriceStore } from './postgres-price-store.ts';
 import { DATABASE_URL, dropSchema, needsPostgres, testSchemaName } from './test-support.ts';
 
@@ -67,6 +68,7 @@ async function freezingRelay(): Promise<{ url: string; claimed: Promise<void>; c
       client.write(chunk);
       if (frozen) answered();
     });
+    upstream.on('end', () => client.end());
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
   });
@@ -108,6 +110,14 @@ describe('PostgreSQL write fences with a paused holder', needsPostgres, () => {
         assert.deepEqual(
           (await next.loadSides('cs2')).map((row) => row.totalQuantity),
           [2],
+        );
+        const ended = await held.then(
+          () => null,
+          (error: unknown) => error,
+        );
+        assert.ok(
+          isUnavailableError(ended),
+          `the paused write ends as an outage: ${String(ended)}`,
         );
       } finally {
         relay.close();
