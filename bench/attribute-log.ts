@@ -25,6 +25,7 @@ import { openPrices } from '../src/store/sqlite/connection.ts';
 import { migrate } from '../src/store/sqlite/migrate.ts';
 import { SQLITE_MIGRATIONS } from '../src/store/sqlite/migrations.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
+import { selfIo } from './harness.ts';
 
 const T0 = 1_793_491_200_000;
 const WARM_HOURS = Number(process.env.ATTRIBUTE_LOG_WARM_HOURS ?? 24);
@@ -123,12 +124,6 @@ async function logLayout(file: string): Promise<Layout> {
   };
 }
 
-function io(): { wchar: number; written: number } {
-  const text = fs.readFileSync('/proc/self/io', 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { wchar: field('wchar'), written: field('write_bytes') };
-}
-
 interface Measured {
   wchar: number;
   written: number;
@@ -140,7 +135,7 @@ interface Measured {
 async function measure(layout: Layout): Promise<Measured> {
   for (const call of calls(T0, WARM_HOURS)) await layout.record(call);
   layout.db.pragma('wal_checkpoint(TRUNCATE)');
-  const before = io();
+  const before = selfIo();
   const cpu = process.cpuUsage();
   let count = 0;
   for (const call of calls(T0 + WARM_HOURS * HOUR, HOURS)) {
@@ -148,7 +143,7 @@ async function measure(layout: Layout): Promise<Measured> {
     count++;
   }
   layout.db.pragma('wal_checkpoint(TRUNCATE)');
-  const after = io();
+  const after = selfIo();
   const used = process.cpuUsage(cpu);
   const rows: BucketRollup[] = [];
   for (let index = 0; index < BUCKETS; index += 97)

@@ -103,5 +103,12 @@ export function writtenBytes(pid: number | 'self'): number {
   return Number(/write_bytes:\s+(\d+)/.exec(io)?.[1] ?? 0);
 }
 
+/** Bytes this process passed to write calls (`wchar`) and caused to be written to the device. */
+export function selfIo(): { wchar: number; written: number } {
+  const text = readFileSync('/proc/self/io', 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { wchar: field('wchar'), written: field('write_bytes') };
+}
+
 /** The CLI the benches start servers with. */
 export const PRICING_BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');

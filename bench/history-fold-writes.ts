@@ -8,7 +8,7 @@
  * alone (`/proc/self/io` write_bytes and wchar of this process), and the packing pass that
  * closes the day (which stores the day in the first store) is measured as well.
  */
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { loadCatalogs } from '../src/catalog/index.ts';
 import { DAY, HOUR, manualClock, MINUTE } from '../src/domain/clock.ts';
@@ -19,16 +19,11 @@ import { prepareRollupStatements } from '../src/store/sqlite/rollup-statements.t
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { storeMergesOf } from '../src/store/sqlite/stored-merges.ts';
 import { ingestSimulated, KEEP_ALL } from './history-data.ts';
+import { selfIo } from './harness.ts';
 
 const TEN = 10 * MINUTE;
 const ITEMS = 1_000;
 const PRIOR_DAYS = 14;
-
-function io(): { written: number; wchar: number } {
-  const text = readFileSync('/proc/self/io', 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1]);
-  return { written: field('write_bytes'), wchar: field('wchar') };
-}
 
 export async function benchFoldWrites(
   dir: string,
@@ -65,9 +60,9 @@ export async function benchFoldWrites(
       if (Math.floor(atMs / TEN) > bucket) {
         bucket = Math.floor(atMs / TEN);
         clock.set(bucket * TEN);
-        const before = io();
+        const before = selfIo();
         await store.flushRollups();
-        const after = io();
+        const after = selfIo();
         if (bucket > Math.floor(day / TEN) + 1) {
           result.folds += after.written - before.written;
           result.wchar += after.wchar - before.wchar;
@@ -80,9 +75,9 @@ export async function benchFoldWrites(
     await ingestSimulated({ ...run, store, ...window, beforeStep });
     await beforeStep(day + HOUR + TEN);
     clock.set(day + DAY + HOUR);
-    const before = io().written;
+    const before = selfIo().written;
     await compactHistory(store, clock.now(), KEEP_ALL);
-    result.pack = io().written - before;
+    result.pack = selfIo().written - before;
     await store.close();
     results.push(result);
   }

@@ -20,6 +20,7 @@ import { SQLITE_MIGRATIONS } from '../src/store/sqlite/migrations.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { statsFromRow, type StatsRow } from '../src/store/sqlite/live-tables.ts';
 import { listingFromRow, stringInterner, type ListingRow } from '../src/store/sqlite/rows.ts';
+import { selfIo } from './harness.ts';
 
 const T0 = 1_793_491_200_000;
 const WARM_HOURS = Number(process.env.LIVE_LOG_WARM_HOURS ?? 3);
@@ -263,12 +264,6 @@ async function logLayout(file: string): Promise<Layout> {
   };
 }
 
-function io(): { wchar: number; written: number } {
-  const text = fs.readFileSync('/proc/self/io', 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { wchar: field('wchar'), written: field('write_bytes') };
-}
-
 interface Measured {
   wchar: number;
   written: number;
@@ -306,11 +301,11 @@ async function measure(layout: Layout): Promise<Measured> {
     records: 0,
     pruned: 0,
   };
-  const before = io();
+  const before = selfIo();
   const cpu = process.cpuUsage();
   await run(layout, HOURS, T0 + WARM_HOURS * HOUR, counts);
   layout.checkpoint();
-  const after = io();
+  const after = selfIo();
   const used = process.cpuUsage(cpu);
   counts.cpuMs = (used.user + used.system) / 1000;
   counts.wchar = after.wchar - before.wchar;

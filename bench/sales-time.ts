@@ -18,6 +18,7 @@ import { openPrices } from '../src/store/sqlite/connection.ts';
 import { migrate } from '../src/store/sqlite/migrate.ts';
 import { SQLITE_MIGRATIONS } from '../src/store/sqlite/migrations.ts';
 import { prepareStatements } from '../src/store/sqlite/statements.ts';
+import { selfIo } from './harness.ts';
 
 const T0 = 1_793_491_200_000;
 const WARM_DAYS = Number(process.env.SALES_TIME_WARM_DAYS ?? 3);
@@ -62,12 +63,6 @@ function open(file: string, versions: number): Database.Database {
   return db;
 }
 
-function io(): { wchar: number; written: number } {
-  const text = fs.readFileSync('/proc/self/io', 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { wchar: field('wchar'), written: field('write_bytes') };
-}
-
 interface Measured {
   wchar: number;
   written: number;
@@ -84,11 +79,11 @@ function measure(db: Database.Database): Measured {
   const from = T0 + WARM_DAYS * DAY;
   for (let at = T0; at < from; at += BATCH_EVERY) write(batchAt(at));
   db.pragma('wal_checkpoint(TRUNCATE)');
-  const before = io();
+  const before = selfIo();
   let batches = 0;
   for (let at = from; at < from + HOURS * HOUR; at += BATCH_EVERY, batches++) write(batchAt(at));
   db.pragma('wal_checkpoint(TRUNCATE)');
-  const after = io();
+  const after = selfIo();
   const sales = prepareStatements(db).selectSales.all('cs2', from);
   const kept = db.prepare('SELECT sum(pgsize) FROM dbstat WHERE name LIKE ?').pluck();
   const measured = {
