@@ -25,7 +25,7 @@ import { openPrices } from '../src/store/sqlite/connection.ts';
 import { migrate } from '../src/store/sqlite/migrate.ts';
 import { SQLITE_MIGRATIONS } from '../src/store/sqlite/migrations.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
-import { selfIo } from './harness.ts';
+import { gbADay, mb, selfIo } from './harness.ts';
 
 const T0 = 1_793_491_200_000;
 const WARM_HOURS = Number(process.env.ATTRIBUTE_LOG_WARM_HOURS ?? 24);
@@ -169,9 +169,6 @@ async function reopenMs(file: string): Promise<number> {
   return ms;
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-const perDay = (bytes: number) => `${((bytes * 24) / HOURS / 1e9).toFixed(3)} GB a day`;
-
 export async function benchAttributeLog(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-attribute-log-'));
   try {
@@ -187,7 +184,7 @@ export async function benchAttributeLog(): Promise<void> {
       `${WARM_HOURS} h warm-up, then ${HOURS} h measured: ${BUCKETS} bucket ids, calls of ${PER_CALL} observed buckets every ${CALL_EVERY / 1000} s; load ${load}`,
     );
     const line = (name: string, r: Measured) =>
-      `${name}: wchar ${mb(r.wchar)} (${perDay(r.wchar)}), write_bytes ${mb(r.written)} (${perDay(r.written)}), ` +
+      `${name}: wchar ${mb(r.wchar)} (${gbADay(r.wchar, HOURS)}), write_bytes ${mb(r.written)} (${gbADay(r.written, HOURS)}), ` +
       `${r.calls} calls, CPU ${(r.cpuMs / 1000).toFixed(1)} s`;
     console.log(line('upsert of each observed bucket in three tiers (before)', table));
     console.log(line('change log, rows written when their bucket closes (after)', log));

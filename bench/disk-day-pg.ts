@@ -22,6 +22,7 @@ import {
   type ChildServer,
 } from './harness.ts';
 import { extraSettings, startScratchCluster } from './pg-scratch.ts';
+import { mb } from './harness.ts';
 
 const DAY_S = 86_400;
 const BACKFILL_CAP_S = 900;
@@ -34,7 +35,6 @@ const FULL_QUOTES = 290_000;
  */
 const simItems = Number(process.env.PG_DISK_SIM_ITEMS ?? 2000);
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(2)} GB`;
 
 interface Counters {

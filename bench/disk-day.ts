@@ -30,7 +30,7 @@ import { replayJournal } from '../src/store/sqlite/rollup-journal.ts';
 import { rowFormatBlob } from '../src/store/sqlite/rollup-journal-support.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { simFx } from './full-book.ts';
-import { embeddedEnv, PRICING_BIN, spawnServer, writtenBytes } from './harness.ts';
+import { PRICING_BIN, embeddedEnv, mb, spawnServer, writtenBytes } from './harness.ts';
 import { BENCH_ITEM } from './http-reads.ts';
 import { waitForPrices } from './pinned.ts';
 import { KEEP_ALL, TENS_EXPIRED, tableBytes } from './history-data.ts';
@@ -50,8 +50,6 @@ function sampleCatalogs(every: number) {
   };
   return { cs2: sample('cs2'), rust: sample('rust') };
 }
-
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 function groupBytes(tables: Map<string, number>, prefixes: readonly string[]): number {
   let total = 0;

@@ -110,5 +110,12 @@ export function selfIo(): { wchar: number; written: number } {
   return { wchar: field('wchar'), written: field('write_bytes') };
 }
 
+/** Bytes in decimal megabytes, one decimal. */
+export const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** Bytes written over `hours` of a model, as decimal gigabytes a day. */
+export const gbADay = (bytes: number, hours: number) =>
+  `${((bytes * 24) / hours / 1e9).toFixed(3)} GB a day`;
+
 /** The CLI the benches start servers with. */
 export const PRICING_BIN = join(import.meta.dirname, '..', 'bin', 'pricing.js');

@@ -20,7 +20,7 @@ import { SQLITE_MIGRATIONS } from '../src/store/sqlite/migrations.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { statsFromRow, type StatsRow } from '../src/store/sqlite/live-tables.ts';
 import { listingFromRow, stringInterner, type ListingRow } from '../src/store/sqlite/rows.ts';
-import { selfIo } from './harness.ts';
+import { gbADay, mb, selfIo } from './harness.ts';
 
 const T0 = 1_793_491_200_000;
 const WARM_HOURS = Number(process.env.LIVE_LOG_WARM_HOURS ?? 3);
@@ -320,9 +320,6 @@ async function measure(layout: Layout): Promise<Measured> {
   return counts;
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-const perDay = (bytes: number) => `${((bytes * 24) / HOURS / 1e9).toFixed(3)} GB a day`;
-
 export async function benchLiveLog(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-live-log-'));
   try {
@@ -336,7 +333,7 @@ export async function benchLiveLog(): Promise<void> {
       `${WARM_HOURS} h warm-up, then ${HOURS} h measured: ${LISTING_MARKETS.length} listing markets (4-16 items × ${SLOTS} listings a fetch), skinport statistics (${STATS_ITEMS} items × ${WINDOWS.length} windows every 5 min, a third moved), retention every 10 min; load ${load}`,
     );
     const line = (name: string, r: Measured) =>
-      `${name}: wchar ${mb(r.wchar)} (${perDay(r.wchar)}), write_bytes ${mb(r.written)} (${perDay(r.written)}), ` +
+      `${name}: wchar ${mb(r.wchar)} (${gbADay(r.wchar, HOURS)}), write_bytes ${mb(r.written)} (${gbADay(r.written, HOURS)}), ` +
       `${r.records} records written, ${r.pruned} pruned, CPU ${(r.cpuMs / 1000).toFixed(1)} s; ` +
       `holds ${r.listings} listings and ${r.stats} statistics, read back in ${r.loadMs.toFixed(0)} ms CPU`;
     console.log(line('upsert into listings and sales_stats (before)', table));

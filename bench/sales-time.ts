@@ -18,7 +18,7 @@ import { openPrices } from '../src/store/sqlite/connection.ts';
 import { migrate } from '../src/store/sqlite/migrate.ts';
 import { SQLITE_MIGRATIONS } from '../src/store/sqlite/migrations.ts';
 import { prepareStatements } from '../src/store/sqlite/statements.ts';
-import { selfIo } from './harness.ts';
+import { gbADay, mb, selfIo } from './harness.ts';
 
 const T0 = 1_793_491_200_000;
 const WARM_DAYS = Number(process.env.SALES_TIME_WARM_DAYS ?? 3);
@@ -97,9 +97,6 @@ function measure(db: Database.Database): Measured {
   return measured;
 }
 
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-const perDay = (bytes: number) => `${((bytes * 24) / HOURS / 1e9).toFixed(3)} GB a day`;
-
 export async function benchSalesTime(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sales-time-'));
   try {
@@ -113,7 +110,7 @@ export async function benchSalesTime(): Promise<void> {
       `${WARM_DAYS} days of sales before, then ${HOURS} h measured: ${SALES_PER_BATCH} sales a batch every ${BATCH_EVERY / 1000} s over ${ITEMS} items, sold up to ${SOLD_LAG / 1000} s before; load ${load}`,
     );
     const line = (name: string, r: Measured) =>
-      `${name}: wchar ${mb(r.wchar)} (${perDay(r.wchar)}), write_bytes ${mb(r.written)} (${perDay(r.written)}), ` +
+      `${name}: wchar ${mb(r.wchar)} (${gbADay(r.wchar, HOURS)}), write_bytes ${mb(r.written)} (${gbADay(r.written, HOURS)}), ` +
       `${r.batches} batches; table and indexes hold ${mb(r.kept)}`;
     console.log(line('keyed item first + time index (before)', itemFirst));
     console.log(line('keyed time first, no index (after)', timeFirst));

@@ -17,6 +17,7 @@ import { encodeLevelsTransient } from '../src/store/level-codec.ts';
 import { sideFromRow, stringInterner, type SideRow } from '../src/store/row-decoding.ts';
 import { openPrices } from '../src/store/sqlite/connection.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
+import { mb } from './harness.ts';
 
 const MARKETS = MARKET_IDS.slice(0, 21);
 const ITEMS = 15_000;
@@ -207,8 +208,6 @@ function quantile(values: number[], q: number): string {
   const sorted = [...values].sort((a, b) => a - b);
   return (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(1);
 }
-
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /** Waits IDLE_MS, and on while the store keeps stepping a snapshot (the ingest is idle then). */
 async function idle(steps?: Steps): Promise<void> {
