@@ -30,7 +30,14 @@ import { replayJournal } from '../src/store/sqlite/rollup-journal.ts';
 import { rowFormatBlob } from '../src/store/sqlite/rollup-journal-support.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { simFx } from './full-book.ts';
-import { PRICING_BIN, embeddedEnv, mb, spawnServer, writtenBytes } from './harness.ts';
+import {
+  type ChildServer,
+  embeddedEnv,
+  mb,
+  PRICING_BIN,
+  spawnServer,
+  writtenBytes,
+} from './harness.ts';
 import { BENCH_ITEM } from './http-reads.ts';
 import { waitForPrices } from './pinned.ts';
 import { KEEP_ALL, TENS_EXPIRED, tableBytes } from './history-data.ts';
@@ -151,15 +158,29 @@ function dirBytes(dir: string): number {
 const perDay = (bytes: number, seconds: number) =>
   `${(((bytes / seconds) * 86_400) / 1e9).toFixed(2)} GB`;
 
-/** write_bytes of the real default server over a steady window, and its data dir's growth. */
-async function serverWrites(settleSeconds: number, windowSeconds: number): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'disk-day-server-'));
+/**
+ * The default server (simulator, full catalogs) on `dataDir` with the first start's backfill
+ * off (a one-off, not steady state), once it serves prices; stopped by the caller.
+ */
+export async function startSteadyServer(dataDir: string): Promise<ChildServer> {
   const env = { ...embeddedEnv(), PRICING_BACKFILL_DAYS: '0' };
   const args = [PRICING_BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
   const server = await spawnServer([...args, '--log-level', 'warn'], 600_000, env);
   try {
     const key = readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
     await waitForPrices(`${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`, key, 600_000);
+    return server;
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+/** write_bytes of the real default server over a steady window, and its data dir's growth. */
+async function serverWrites(settleSeconds: number, windowSeconds: number): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'disk-day-server-'));
+  const server = await startSteadyServer(dataDir);
+  try {
     await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
     const pid = server.child.pid!;
     const [written, kept] = [writtenBytes(pid), dirBytes(dataDir)];

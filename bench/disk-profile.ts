@@ -14,9 +14,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { embeddedEnv, PRICING_BIN, spawnServer, writtenBytes } from './harness.ts';
-import { BENCH_ITEM } from './http-reads.ts';
-import { waitForPrices } from './pinned.ts';
+import { startSteadyServer } from './disk-day.ts';
+import { writtenBytes } from './harness.ts';
 
 const SETTLE_S = Number(process.env.DISK_PROFILE_SETTLE_S ?? 150);
 const WINDOW_S = Number(process.env.DISK_PROFILE_WINDOW_S ?? 300);
@@ -136,12 +135,8 @@ function startWindow(): Promise<void> {
 export async function benchDiskProfile(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'disk-profile-'));
   const work = mkdtempSync(join(tmpdir(), 'disk-profile-copy-'));
-  const env = { ...embeddedEnv(), PRICING_BACKFILL_DAYS: '0' };
-  const args = [PRICING_BIN, 'serve', '--port', '0', '--data', dataDir, '--source', 'sim'];
-  const server = await spawnServer([...args, '--log-level', 'warn'], 600_000, env);
+  const server = await startSteadyServer(dataDir);
   try {
-    const key = readFileSync(join(dataDir, 'demo-key.txt'), 'utf8').trim();
-    await waitForPrices(`${server.url}/v1/pricing/${encodeURIComponent(BENCH_ITEM)}`, key, 600_000);
     await sleep(SETTLE_S * 1000);
     await startWindow();
     const pid = server.child.pid!;
