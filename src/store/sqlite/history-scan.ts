@@ -105,7 +105,8 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
     }
   };
   for (const period of statements.loose.periods()) {
-    if (pages.some(([paged]) => paged === period)) continue;
+    if (period * perPage >= to) break;
+    if ((period + 1) * perPage <= from || pages.some(([paged]) => paged === period)) continue;
     const select = statements.loose.of(period * perPage)!.selectRange(columns.join(','));
     const rows = select.get({ series, from, to });
     for (let at = 0; rows && at < rows.length; at = reader.offset()) {

@@ -137,14 +137,15 @@ export function unpackPage(
 
 /**
  * Packs the loose rows of series [series, last) in buckets [from, to) (one period) into one
- * page per series (`beforePack` runs first for each); returns the rows packed. The rows stay
- * until the period's table is dropped: a page wins over them.
+ * page per series (`afterPack` runs after each: a read of the period then walks its page, not
+ * a seek per bucket); returns the rows packed. The rows stay until the period's table is
+ * dropped: a page wins over them.
  */
 export function packSeriesRange(
   statements: TierStatements,
   tier: Tier,
   range: SeriesRange,
-  beforePack?: (series: number, period: number) => void,
+  afterPack?: (series: number, period: number) => void,
 ): number {
   const rows = statements.loose.of(range.from)!.selectSeriesRange.all(range);
   const periodOf = (at: number) => Math.floor(rows[at]![1] / PAGE_BUCKETS[tier]);
@@ -152,8 +153,8 @@ export function packSeriesRange(
     const [series] = rows[at]!;
     while (end < rows.length && rows[end]![0] === series) end++;
     const entries = rows.slice(at, end).map(([, ...entry]) => entry);
-    beforePack?.(series, periodOf(at));
     statements.insertPage.run(series, periodOf(at), encodePage(tier, periodOf(at), entries));
+    afterPack?.(series, periodOf(at));
   }
   return rows.length;
 }

@@ -4,7 +4,7 @@
  * 10-minute ones first, stored-merges.ts), then expired pages, in key order (time first); reads
  * skip expired buckets of a page reaching past the cutoff (the tier's expired mark). Packing
  * reads a settled period's rows a range of series at a time into pages (rollup-pages.ts),
- * storing the day of a 10-minute page first, then drops the period's table.
+ * storing the day of each 10-minute page from it, then drops the period's table.
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -68,10 +68,10 @@ function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cur
   if ((period + 1) * width > cutoff) return { changed: 0, next: null };
   const [at, next = 0] = (cursor ?? '-1').split(':').map(Number);
   const [series, first] = [at === period ? next : 0, period * width];
-  const beforePack = tier === '10m' ? storeMerges(all, ['1d']) : undefined;
+  const afterPack = tier === '10m' ? storeMerges(all, ['1d']) : undefined;
   const range = { from: first, to: first + width };
   const pack = (start: number, last: number) =>
-    packSeriesRange(all.tiers[tier], tier, { ...range, series: start, last }, beforePack);
+    packSeriesRange(all.tiers[tier], tier, { ...range, series: start, last }, afterPack);
   const last = series + Math.ceil(max / 16);
   if (series <= all.lastSeries.get()!)
     return { changed: pack(series, last), next: `${period}:${last}` };

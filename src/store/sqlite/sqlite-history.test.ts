@@ -267,6 +267,30 @@ describe('sqlite history', () => {
     db.close();
   });
 
+  test('a range read opens only the loose tables of the periods in its range', async () => {
+    const store = createSqlitePriceStore({ path: ':memory:' });
+    await store.init();
+    for (const day of [0, 1, 2]) {
+      const sides = [ask('skinport', 1234 + day, day * DAY + MINUTE)];
+      await store.writeBatch({ sides, sales: [], listings: [] });
+    }
+    const read = () =>
+      Promise.all(
+        TIERS.map((tier) => store.readRollups(SERIES.aggregate, tier, T0 + DAY, T0 + 2 * DAY)),
+      );
+    const before = await read();
+    assert.deepEqual(
+      before.map((rows) => rows.map((row) => row.ask?.prices.min)),
+      [[1235], [1235], [1235]],
+    );
+    for (const day of [0, 2]) {
+      const table = `history.rollups_10m_${(T0 + day * DAY) / DAY}`;
+      store.db.exec(`ALTER TABLE ${table} RENAME COLUMN ask TO unreadable`);
+    }
+    assert.deepEqual(await read(), before, "a read of day 1 fails if it opens day 0's or day 2's");
+    await store.close();
+  });
+
   test('a scan can leave out sketches it needs no median of, and nothing else', async () => {
     const store = createSqlitePriceStore({ path: ':memory:' });
     await store.init();
