@@ -46,7 +46,7 @@ function reference(sales: readonly SaleRecord[]): Map<string, SaleRecord[]> {
   return lists;
 }
 
-function liveHeap(): number {
+function liveHeap() {
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as () => void;
   gc();
