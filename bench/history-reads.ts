@@ -22,31 +22,42 @@ interface Latency {
   p99: number;
 }
 
-async function measure(run: () => Promise<number>): Promise<Latency & { points: number }> {
+/** Wall percentiles of RUNS reads after 10 warm-up reads, and the process CPU per read. */
+async function measure(
+  run: () => Promise<number>,
+): Promise<Latency & { points: number; cpuMs: number }> {
   let points = 0;
   for (let i = 0; i < 10; i += 1) points = await run();
   const times: number[] = [];
+  const cpu = process.cpuUsage();
   for (let i = 0; i < RUNS; i += 1) {
     const started = performance.now();
     await run();
     times.push(performance.now() - started);
   }
+  const { user, system } = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
   return {
     p50: nearestRank(times, 50)!,
     p95: nearestRank(times, 95)!,
     p99: nearestRank(times, 99)!,
     points,
+    cpuMs: (user + system) / 1000 / RUNS,
   };
 }
 
-function report(label: string, latency: Latency & { points: number }, baseline?: Latency): void {
+function report(
+  label: string,
+  latency: Latency & { points: number; cpuMs: number },
+  baseline?: Latency,
+): void {
   const ms = (value: number) => value.toFixed(2);
   const ratio = baseline
     ? `; p95 ratio vs store + pure ${(latency.p95 / baseline.p95).toFixed(2)}`
     : '';
   console.log(
-    `${label}: ${latency.points} points, p50 ${ms(latency.p50)} ms, p95 ${ms(latency.p95)} ms, p99 ${ms(latency.p99)} ms${ratio}`,
+    `${label}: ${latency.points} points, p50 ${ms(latency.p50)} ms, p95 ${ms(latency.p95)} ms, p99 ${ms(latency.p99)} ms, ` +
+      `CPU ${ms(latency.cpuMs)} ms a read${ratio}`,
   );
 }
 
