@@ -1,12 +1,13 @@
 /**
  * fold-writes: bytes the SQLite history writes (`wchar` of /proc/self/io: every byte passed to
- * write/pwrite, WAL frames and checkpoints alike) for the folds of closed 10-minute buckets and
- * for packing the settled day, at realistic scale: 100,000 series (20,000 items × 4 markets
- * plus their aggregates), a day already holding 5 hours of 10-minute rows, then 6 buckets
- * ingested and folded one by one, then the day packed. The same code runs three times in one
+ * write/pwrite, WAL frames and checkpoints alike) for the folds of closed 10-minute buckets and for
+ * packing the settled day, at realistic scale: 100,000 series (20,000 items × 4 markets plus their
+ * aggregates; FOLD_WRITES_ITEMS=65600 for the full catalogs' 328,000), a day already holding 5
+ * hours of 10-minute rows, then 6 buckets ingested and folded one by one (and the longest read
+ * another connection made meanwhile), then the day packed. The same code runs three times in one
  * process: as it is (loose rows in a table per day, keyed time first, dropped once packed); with
- * each page's rows deleted as it is stored (a trigger), as packing did while loose rows shared
- * one table; and with the day's table keyed (series, bucket), as every layout before issue 31's
+ * each page's rows deleted as it is stored (a trigger), as packing did while loose rows shared one
+ * table; and with the day's table keyed (series, bucket), as every layout before issue 31's
  * time-first rows kept them. First, the folds alone of buckets journaled as the real server
  * journals them: each market polled 3 times a bucket, in batches of 2,500 items.
  */
