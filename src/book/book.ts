@@ -14,7 +14,7 @@ import type {
   SideSnapshot,
 } from '../domain/quote.ts';
 import { SideStore, type BestAsk, type MarketSides, type MarketTop } from './side-store.ts';
-import { compactSales, StringPool } from './compact-sales.ts';
+import { HeldSales } from './held-sales.ts';
 
 export type { BestAsk, MarketSides, MarketTop } from './side-store.ts';
 
@@ -32,29 +32,30 @@ export const MAX_LISTINGS_PER_MARKET = 500;
 
 class GameBook {
   readonly quotes: SideStore;
-  readonly sales = new Map<string, SaleRecord[]>();
+  readonly sales: HeldSales;
   readonly listings = new Map<string, Map<string, ListingRecord>>();
   /** Per item: `${market}:${window}` → the latest statistics. */
   readonly salesStats = new Map<string, Map<string, SalesStatsRecord>>();
   readonly lastFetchByMarket = new Map<MarketId, number>();
   version = 0;
 
-  constructor(game: Game) {
+  constructor(game: Game, salesRetentionMs: number) {
     this.quotes = new SideStore(game);
+    this.sales = new HeldSales(game, salesRetentionMs);
   }
 }
 
 export class Book {
-  private readonly games: Record<Game, GameBook> = {
-    cs2: new GameBook('cs2'),
-    rust: new GameBook('rust'),
-  };
+  private readonly games: Record<Game, GameBook>;
   private readonly listeners = new Set<Listener>();
-  /** One copy of each string the held sales carry (compact-sales.ts). */
-  private readonly saleStrings = new StringPool();
 
-  /** Keeps sales younger than this (relative to the newest sale seen) in memory. */
-  constructor(private readonly salesRetentionMs = 90 * 24 * 3600 * 1000) {}
+  /** Keeps sales younger than this (relative to the item's newest sale) in memory. */
+  constructor(salesRetentionMs = 90 * 24 * 3600 * 1000) {
+    this.games = {
+      cs2: new GameBook('cs2', salesRetentionMs),
+      rust: new GameBook('rust', salesRetentionMs),
+    };
+  }
 
   apply(batch: IngestBatch): void {
     const touched = new Map<Game, { items: Set<string>; markets: Set<MarketId> }>();
@@ -68,8 +69,8 @@ export class Book {
       this.putSide(side);
       touch(side.game, side.itemId, side.market);
     }
-    for (const sale of compactSales(batch, this.saleStrings).sales) {
-      this.putSale(sale);
+    for (const sale of batch.sales) {
+      this.games[sale.game].sales.put(sale);
       touch(sale.game, sale.itemId, sale.market);
     }
     this.replaceListedSnapshots(batch.listings);
@@ -111,7 +112,7 @@ export class Book {
   }
 
   sales(game: Game, itemId: string): readonly SaleRecord[] {
-    return this.games[game].sales.get(itemId) ?? [];
+    return this.games[game].sales.records(itemId);
   }
 
   listings(game: Game, itemId: string): ListingRecord[] {
@@ -186,20 +187,6 @@ export class Book {
     if (side.fetchedAt > last) book.lastFetchByMarket.set(side.market, side.fetchedAt);
   }
 
-  private putSale(sale: SaleRecord): void {
-    const book = this.games[sale.game];
-    let list = book.sales.get(sale.itemId);
-    if (!list) book.sales.set(sale.itemId, (list = []));
-    let index = list.length;
-    while (index > 0 && list[index - 1]!.soldAt > sale.soldAt) index -= 1;
-    if (isSameSaleAtOrBefore(list, index, sale)) return;
-    list.splice(index, 0, sale);
-    const horizon = list[list.length - 1]!.soldAt - this.salesRetentionMs;
-    let drop = 0;
-    while (drop < list.length && list[drop]!.soldAt < horizon) drop += 1;
-    if (drop > 0) list.splice(0, drop);
-  }
-
   private putSalesStats(stats: SalesStatsRecord): void {
     const book = this.games[stats.game];
     let held = book.salesStats.get(stats.itemId);
@@ -250,23 +237,4 @@ export class Book {
     if (current && current.fetchedAt > listing.fetchedAt) return;
     held.set(key, listing);
   }
-}
-
-/** A sale reported again by a later fetch: same market, time, price and quantity. */
-function isSameSaleAtOrBefore(
-  list: readonly SaleRecord[],
-  index: number,
-  sale: SaleRecord,
-): boolean {
-  for (let i = index - 1; i >= 0 && list[i]!.soldAt === sale.soldAt; i -= 1) {
-    const held = list[i]!;
-    if (
-      held.market === sale.market &&
-      held.price === sale.price &&
-      held.quantity === sale.quantity
-    ) {
-      return true;
-    }
-  }
-  return false;
 }

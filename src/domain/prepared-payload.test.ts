@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { EncodedChunks, PayloadWriter, preparedText } from './prepared-payload.ts';
+import { EncodedChunks, encodeText, PayloadWriter, preparedText } from './prepared-payload.ts';
 
 /** Pieces of mixed width (one-byte, two-byte and astral characters) across many chunks. */
 function pieces(count: number): string[] {
@@ -57,5 +57,18 @@ describe('EncodedChunks', () => {
     assert.ok(encoded.chunks.every((chunk) => chunk.length <= 64 * 1024));
     assert.ok(encoded.chunks.slice(0, -1).every((chunk) => chunk.length > 60 * 1024));
     assert.equal(digest, createHash('sha256').update(expected).digest('base64url'));
+  });
+
+  test('text encoded before and copied in gives the chunks that writing it gives', () => {
+    const [written, copied] = [new EncodedChunks(), new EncodedChunks()];
+    const text = [...pieces(8_000), 'x'.repeat(70 * 1024), ...pieces(10)];
+    for (const piece of text) written.write(piece);
+    for (const [index, piece] of text.entries()) {
+      if (index % 2 === 0) copied.writeEncoded(encodeText(piece));
+      else copied.write(piece);
+    }
+    assert.equal(copied.digest(), written.digest());
+    assert.deepEqual(copied.chunks, written.chunks);
+    assert.equal(encodeText('★').buffer.byteLength, 3, 'a buffer of its own, not a pool');
   });
 });

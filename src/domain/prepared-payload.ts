@@ -42,6 +42,17 @@ export const DEFAULT_GZIP_LEVEL = 6;
 const ETAG_CHARS = 27;
 
 /**
+ * UTF-8 of `text` in a buffer of its own: a pooled one would keep its whole 8 KB pool alive. For
+ * text kept long, such as cached rows: V8 returns a long JSON.stringify result as a rope of
+ * parts, and each part is one more object for every full collection to mark.
+ */
+export function encodeText(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
+/**
  * Text encoded to UTF-8 straight into chunks of 64 KB as it is written (one `Buffer.write` per
  * piece: no joined strings, which V8 encodes slowly once one character is outside Latin-1),
  * each chunk hashed as it is sealed and kept in `chunks` unless `retain` is false.
@@ -64,6 +75,13 @@ export class EncodedChunks {
       if (bytes > CHUNK_BYTES) return this.append(Buffer.from(text));
     }
     this.used += this.current.write(text, this.used);
+  }
+
+  /** Text encoded before (`encodeText`), copied in as `write` would have encoded it. */
+  writeEncoded(bytes: Buffer): void {
+    if (this.used + bytes.length > CHUNK_BYTES) this.seal();
+    if (bytes.length > CHUNK_BYTES) return this.append(bytes);
+    this.used += bytes.copy(this.current, this.used);
   }
 
   /** Appends bytes already encoded (after the text before them). */

@@ -1,7 +1,7 @@
 /**
  * The `/v1/items/all` payload, built incrementally and at most once per `minIntervalMs` after
  * the book changes: each item's row is serialized once and kept until a book change names the
- * item, so a rebuild re-serializes only the items that changed since the last one. The rows are
+ * item (as UTF-8 bytes), so a rebuild re-serializes only the items that changed since the last one. The rows are
  * written into a `PayloadWriter` (encoded, hashed and gzipped in 64 KB chunks, the gzip on the
  * thread pool) with the event loop free every few ms (`Slicer`): no build holds the HTTP thread
  * longer than a slice. Requests only ever read the last finished payload.
@@ -9,7 +9,7 @@
 import type { Book } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Clock } from '../domain/clock.ts';
-import { PayloadWriter, type PreparedPayload } from '../domain/prepared-payload.ts';
+import { encodeText, PayloadWriter, type PreparedPayload } from '../domain/prepared-payload.ts';
 import { Slicer } from '../domain/slicer.ts';
 import { unrefTimers, type Timers } from '../domain/timers.ts';
 import { ITEMS_ALL_MAX_ROWS, itemsAllRow } from '../pricing/items-all.ts';
@@ -38,8 +38,8 @@ export async function preparePayload(
 
 export class ItemsAllCache implements ItemsAllProvider {
   private payload: PreparedPayload | null = null;
-  /** Serialized rows by item id; a book change drops the rows it names. */
-  private readonly rows = new Map<string, string>();
+  /** Serialized rows by item id, as UTF-8; a book change drops the rows it names. */
+  private readonly rows = new Map<string, Buffer>();
   private timer: unknown = null;
   private building: Promise<void> | null = null;
   private dirty = false;
@@ -119,10 +119,11 @@ export class ItemsAllCache implements ItemsAllProvider {
       if (count >= ITEMS_ALL_MAX_ROWS) break;
       let row = this.rows.get(item.id);
       if (row === undefined) {
-        row = JSON.stringify(itemsAllRow(item, book.bestAsks(catalog.game, item.id)));
+        row = encodeText(JSON.stringify(itemsAllRow(item, book.bestAsks(catalog.game, item.id))));
         this.rows.set(item.id, row);
       }
-      writer.write(count === 0 ? row : `,${row}`);
+      if (count > 0) writer.write(',');
+      writer.writeEncoded(row);
       count += 1;
       if (slicer.due()) await slicer.pause();
     }
