@@ -1,18 +1,20 @@
 /**
  * fold-writes: bytes the SQLite history writes (`wchar` of /proc/self/io: every byte passed to
- * write/pwrite, WAL frames and checkpoints alike) for the folds of closed 10-minute buckets and
- * for packing the settled day, at realistic scale: 100,000 series (20,000 items × 4 markets
- * plus their aggregates), a day already holding 5 hours of 10-minute rows, then 6 buckets
- * ingested and folded one by one, then the day packed. The same code runs three times in one
+ * write/pwrite, WAL frames and checkpoints alike) for the folds of closed 10-minute buckets and for
+ * packing the settled day, at realistic scale: 100,000 series (20,000 items × 4 markets plus their
+ * aggregates; FOLD_WRITES_ITEMS=65600 for the full catalogs' 328,000), a day already holding 5
+ * hours of 10-minute rows, then 6 buckets ingested and folded one by one (and the longest read
+ * another connection made meanwhile), then the day packed. The same code runs three times in one
  * process: as it is (loose rows in a table per day, keyed time first, dropped once packed); with
- * each page's rows deleted as it is stored (a trigger), as packing did while loose rows shared
- * one table; and with the day's table keyed (series, bucket), as every layout before issue 31's
+ * each page's rows deleted as it is stored (a trigger), as packing did while loose rows shared one
+ * table; and with the day's table keyed (series, bucket), as every layout before issue 31's
  * time-first rows kept them. First, the folds alone of buckets journaled as the real server
  * journals them: each market polled 3 times a bucket, in batches of 2,500 items.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { manualClock, MINUTE } from '../src/domain/clock.ts';
 import type { MarketId } from '../src/domain/markets.ts';
 import type { SideSnapshot } from '../src/domain/quote.ts';
@@ -21,7 +23,7 @@ import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.t
 import { ratio } from './harness.ts';
 import { KEEP_ALL } from './history-data.ts';
 
-const ITEMS = 20_000;
+const ITEMS = Number(process.env.FOLD_WRITES_ITEMS ?? 20_000);
 const MARKETS: MarketId[] = ['skinport', 'csfloat', 'buff163', 'steamcommunity'];
 const WARM_BUCKETS = 30;
 const MEASURED_BUCKETS = 4;
@@ -74,6 +76,36 @@ const ONE_FETCH: Polling = { polls: 1, batch: ITEMS };
 /** As the real server journals a bucket: each market polled 3 times, in batches of 2,500. */
 const INTERLEAVED: Polling = { polls: 3, batch: 2500 };
 
+/**
+ * Reads the history file on a connection of its own on another thread, a read every
+ * millisecond, as the HTTP thread does; `stop` resolves the longest a read took (a fold's
+ * commit holds the file's lock).
+ */
+function historyReader(historyPath: string) {
+  const shared = new Float64Array(new SharedArrayBuffer(16));
+  const worker = new Worker(
+    `const { workerData: { path, shared } } = require('node:worker_threads');
+    const db = new (require('better-sqlite3'))(path);
+    db.pragma('busy_timeout = 5000');
+    const read = db.prepare('SELECT journal_id FROM fold_mark');
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    while (shared[0] === 0) {
+      const started = performance.now();
+      read.get();
+      shared[1] = Math.max(shared[1], performance.now() - started);
+      Atomics.wait(pause, 0, 0, 1);
+    }
+    db.close();`,
+    { eval: true, workerData: { path: historyPath, shared } },
+  );
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  return async () => {
+    shared[0] = 1;
+    await exited;
+    return shared[1]!;
+  };
+}
+
 async function run(layout: Layout, polling = ONE_FETCH) {
   const dir = mkdtempSync(join(tmpdir(), 'fold-writes-'));
   const clock = manualClock(FIRST);
@@ -110,11 +142,13 @@ async function run(layout: Layout, polling = ONE_FETCH) {
   checkpoint();
   let folded = 0;
   let foldMs = 0;
+  const stopReader = historyReader(join(dir, 'prices.history.db'));
   for (let index = 1; index <= MEASURED_BUCKETS; index += 1) {
     const fold = await foldBucket(index);
     folded += fold.bytes;
     foldMs += fold.ms;
   }
+  const readWait = `longest read on another connection ${(await stopReader()).toFixed(1)} ms`;
   let before = wchar();
   checkpoint();
   folded += wchar() - before;
@@ -123,7 +157,7 @@ async function run(layout: Layout, polling = ONE_FETCH) {
     rmSync(dir, { recursive: true, force: true });
     console.log(
       `fold-writes, ${layout}, each market polled ${polling.polls} times a bucket in batches of ${polling.batch}: ` +
-        `${mb(folded / MEASURED_BUCKETS)} written per fold (${(foldMs / MEASURED_BUCKETS).toFixed(0)} ms)`,
+        `${mb(folded / MEASURED_BUCKETS)} written per fold (${(foldMs / MEASURED_BUCKETS).toFixed(0)} ms, ${readWait})`,
     );
     return { folded: folded / MEASURED_BUCKETS, packing: 0 };
   }
@@ -138,7 +172,7 @@ async function run(layout: Layout, polling = ONE_FETCH) {
   rmSync(dir, { recursive: true, force: true });
   console.log(
     `fold-writes, ${layout}: ${series} series, ${MEASURED_BUCKETS} closed buckets folded after ${WARM_BUCKETS} of the day: ` +
-      `${mb(folded / MEASURED_BUCKETS)} written per fold (${(foldMs / MEASURED_BUCKETS).toFixed(0)} ms); ` +
+      `${mb(folded / MEASURED_BUCKETS)} written per fold (${(foldMs / MEASURED_BUCKETS).toFixed(0)} ms, ${readWait}); ` +
       `packing the day (${packed['10m']} rows): ${mb(packing.bytes)} (${(packing.ms / 1000).toFixed(1)} s)`,
   );
   return { folded: folded / MEASURED_BUCKETS, packing: packing.bytes };

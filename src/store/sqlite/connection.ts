@@ -14,7 +14,7 @@ const CACHE_KIB = 32 * 1024;
 const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
  * Pages in a file's WAL before a commit checkpoints it (SQLite's default is 1,000): a bound for
- * imports and backfills only. The store checkpoints after each fold instead (issue 31), so a
+ * imports and backfills only. The store checkpoints before each fold instead (issue 31), so a
  * 10-minute period's WAL is copied once, each page it changed one time, not every 4 MB: batches
  * rewrite the same hot pages of the prices file (sales statistics, attribute rollups, the
  * journal's reused pages).
@@ -50,5 +50,5 @@ export function openSideStore(path: string): Database.Database {
 
 /** Attaches the history file to a migrated prices connection. */
 export function openHistory(db: Database.Database, pricesPath: string): void {
-  attachHistory(db, pricesPath, { cacheKib: CACHE_KIB, walSizeLimitBytes: WAL_SIZE_LIMIT_BYTES });
+  attachHistory(db, pricesPath, { cacheKib: CACHE_KIB });
 }

@@ -188,6 +188,31 @@ describe('sqlite history file', () => {
     });
   }
 
+  test('a history file in WAL mode, as a kill -9 of an earlier release left it, opens with a rollback journal', async () => {
+    const file = freshFile();
+    const old = createSqlitePriceStore({ path: file });
+    await old.init();
+    old.db.pragma('history.journal_mode = WAL');
+    await old.writeBatch(batch);
+    await old.flushRollups();
+    old.db.exec(`INSERT INTO history.expired (tier, bucket) VALUES ('1d', 5)`);
+    const rows = await old.readRollups(SERIES.aggregate, '10m', 0, T0 + DAY);
+    assert.equal(rows.length, 1);
+    const copy = freshFile();
+    for (const name of ['prices.db', 'prices.history.db'].flatMap((db) => [db, `${db}-wal`])) {
+      fs.copyFileSync(path.join(path.dirname(file), name), path.join(path.dirname(copy), name));
+    }
+    await old.close();
+    const store = createSqlitePriceStore({ path: copy });
+    await store.init();
+    assert.equal(store.db.pragma('history.journal_mode', { simple: true }), 'truncate');
+    assert.equal(fs.existsSync(`${historyPathOf(copy)}-wal`), false, 'its WAL was checkpointed');
+    const expired = store.db.prepare(`SELECT bucket FROM history.expired WHERE tier = '1d'`);
+    assert.equal(expired.pluck().get(), 5, 'a commit only in the WAL is kept');
+    assert.deepEqual(await store.readRollups(SERIES.aggregate, '10m', 0, T0 + DAY), rows);
+    await store.close();
+  });
+
   test('a history file that folded more than its prices file journaled is refused', async () => {
     const file = freshFile();
     const store = createSqlitePriceStore({ path: file });

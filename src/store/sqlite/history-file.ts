@@ -4,7 +4,9 @@
  * file's write lock only, never the prices file's. It records the last journal id folded
  * (fold_mark, in the fold's transaction: an entry is folded once even when a fold dies between
  * the two files' commits) and per tier the highest bucket ever stored (no row lies beyond it).
- * Earlier layouts are converted when attached (moveEarlierLayouts).
+ * Earlier layouts are converted when attached (moveEarlierLayouts). A rollback journal, not
+ * WAL (issue 31): pages a fold appends or takes from the freelist are written once, not to the
+ * WAL and again at checkpoint; a WAL file of earlier releases is checkpointed away on attach.
  */
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -118,14 +120,13 @@ function checkPairing(db: Database.Database, historyPath: string): void {
 export function attachHistory(
   db: Database.Database,
   pricesPath: string,
-  pragmas: { cacheKib: number; walSizeLimitBytes: number },
+  pragmas: { cacheKib: number },
 ): void {
   const path = historyPathOf(pricesPath);
   db.prepare(`ATTACH DATABASE ? AS ${HISTORY_SCHEMA}`).run(path);
-  db.pragma(`${HISTORY_SCHEMA}.journal_mode = WAL`);
-  db.pragma(`${HISTORY_SCHEMA}.synchronous = NORMAL`);
+  db.pragma(`${HISTORY_SCHEMA}.journal_mode = TRUNCATE`);
+  db.pragma(`${HISTORY_SCHEMA}.synchronous = FULL`);
   db.pragma(`${HISTORY_SCHEMA}.cache_size = -${pragmas.cacheKib}`);
-  db.pragma(`${HISTORY_SCHEMA}.journal_size_limit = ${pragmas.walSizeLimitBytes}`);
   db.exec(schema);
   moveEarlierLayouts(db);
   checkPairing(db, path);

@@ -10,6 +10,7 @@ import { ALL_SECTIONS, type HistoryStore, type SeriesKey } from '../history-stor
 import type { RollupRow } from '../../pricing/rollups.ts';
 import type { SaleCount } from '../../pricing/rollup-volume.ts';
 import { createSqliteBucketHistory } from './bucket-history.ts';
+import { readWhenUnlocked } from './busy-retry.ts';
 import { scanMerged, scanRange, type Scan } from './history-scan.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
 import type { StoreRollups } from './store-rollups.ts';
@@ -31,7 +32,7 @@ export function createSqliteHistory(
   const read = (key: SeriesKey, tier: Tier, scan: Scan) =>
     ready()
       .flushOwn()
-      .then(() => scanSeries(key, tier, scan));
+      .then(() => readWhenUnlocked(db, () => scanSeries(key, tier, scan)));
 
   return {
     async historyMarkets(game, itemId) {

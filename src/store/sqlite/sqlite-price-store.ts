@@ -55,7 +55,6 @@ import { fetchFromRow, fetchParams, saleFromRow, saleParams, stringInterner } fr
 import type { Intern } from './rows.ts';
 import { ChunkedVisit } from '../row-decoding.ts';
 import { openHistory, openPrices } from './connection.ts';
-import { HISTORY_SCHEMA } from './history-file.ts';
 import { createSqliteHistory } from './sqlite-history.ts';
 import { openStoreRollups, type StoreRollups } from './store-rollups.ts';
 import { prepareStatements } from './statements.ts';
@@ -253,7 +252,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
         clock,
         onFoldError: options.onFoldError ?? ((message) => process.emitWarning(message)),
         foldOnOpen: options.foldLeftoversOnOpen ?? true,
-        onFolded: () => void db.pragma('wal_checkpoint(PASSIVE)'),
+        beforeFold: () => void db.pragma('wal_checkpoint(PASSIVE)'),
       });
     },
     async writeBatch(batch: IngestBatch, _fence, progress) {
@@ -337,10 +336,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       liveLog?.close();
       salesCopy?.close(GAMES, clock.now());
       if (rollups !== null) await rollups.close();
-      if (db.memory === false) {
-        db.pragma('wal_checkpoint(TRUNCATE)');
-        if (rollups !== null) db.pragma(`${HISTORY_SCHEMA}.wal_checkpoint(TRUNCATE)`);
-      }
+      if (db.memory === false) db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },
   };

@@ -79,8 +79,8 @@ export interface StoreRollupsOptions {
   onFoldError: (message: string) => void;
   /** Fold what is in the journal now, before the store is used (default true). */
   foldOnOpen?: boolean;
-  /** After each fold, once its rows and mark have committed. */
-  onFolded?: () => void;
+  /** Before each fold: the prices file's checkpoint, so the entries a fold marks are synced. */
+  beforeFold?: () => void;
 }
 
 export interface StoreRollups {
@@ -141,6 +141,7 @@ export function openStoreRollups(
   });
 
   const foldOnce = (upTo: number) => {
+    options.beforeFold?.();
     try {
       mark = foldSome(upTo);
     } finally {
@@ -170,7 +171,6 @@ export function openStoreRollups(
     }
     batchesSinceFold = 0;
     if (mark >= journaledThrough) openEarliest = Infinity;
-    options.onFolded?.();
   };
   const fold = () => {
     foldOnce(Number.MAX_SAFE_INTEGER);
