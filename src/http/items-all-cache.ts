@@ -1,10 +1,10 @@
 /**
  * The `/v1/items/all` payload, built incrementally and at most once per `minIntervalMs` after
- * the book changes: each item's row is serialized once and kept until a book change names the
- * item (as UTF-8 bytes), so a rebuild re-serializes only the items that changed since the last one. The rows are
- * written into a `PayloadWriter` (encoded, hashed and gzipped in 64 KB chunks, the gzip on the
- * thread pool) with the event loop free every few ms (`Slicer`): no build holds the HTTP thread
- * longer than a slice. Requests only ever read the last finished payload.
+ * the book changes: each item's row is serialized once and kept (as UTF-8 bytes) until a book
+ * change names the item, so a rebuild re-serializes only the items that changed since the last
+ * one. The rows are copied into a `PayloadWriter` (hashed and gzipped in 64 KB chunks, the gzip
+ * on the thread pool) with the event loop free every few ms (`Slicer`): no build holds the HTTP
+ * thread longer than a slice. Requests only ever read the last finished payload.
  */
 import type { Book } from '../book/book.ts';
 import type { Catalog } from '../catalog/catalog.ts';

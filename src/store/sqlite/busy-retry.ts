@@ -19,8 +19,8 @@ const isBusy = (error: unknown) =>
 /** `read` retried while the lock it needs is held; it must not have side effects before its first read. */
 export async function readWhenUnlocked<T>(db: Database.Database, read: () => T): Promise<T> {
   const started = performance.now();
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
   for (;;) {
-    const timeout = db.pragma('busy_timeout', { simple: true }) as number;
     db.pragma('busy_timeout = 0');
     try {
       return read();
