@@ -26,6 +26,7 @@ import { createSimAdapters } from '../src/markets/sim/adapters.ts';
 import { buildSimGame } from '../src/markets/sim/items.ts';
 import { TIERS } from '../src/pricing/rollup-buckets.ts';
 import { compactHistory } from '../src/store/history-compaction.ts';
+import { JournalSegments } from '../src/store/sqlite/journal-segments.ts';
 import { replayJournal } from '../src/store/sqlite/rollup-journal.ts';
 import { rowFormatBlob } from '../src/store/sqlite/rollup-journal-support.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
@@ -86,20 +87,18 @@ interface JournalSeen {
   rowBytes: number;
 }
 
-/** Counts the rollup journal blobs the store's batches commit (a temporary trigger). */
-function watchJournal(store: SampleDay['store']): JournalSeen {
+/** Counts the rollup journal blobs the store appends to its segments (their 8-byte frames too). */
+function watchJournal(): JournalSeen {
   const seen = { entries: 0, blobs: 0, bytes: 0, rowBytes: 0 };
   const count = () => void (seen.entries += 1);
-  store.db.function('journal_seen', (blob: unknown) => {
-    const entries = blob as Buffer;
-    replayJournal(entries, { side: count, sale: count });
+  const append = JournalSegments.prototype.append;
+  JournalSegments.prototype.append = function (period: number, blob: Buffer) {
+    replayJournal(blob, { side: count, sale: count });
     seen.blobs += 1;
-    seen.bytes += entries.length;
-    seen.rowBytes += rowFormatBlob((sink) => replayJournal(entries, sink)).length;
-    return null;
-  });
-  store.db.exec(`CREATE TEMP TRIGGER journal_seen AFTER INSERT ON main.rollup_journal
-    BEGIN SELECT journal_seen(NEW.entries); END`);
+    seen.bytes += blob.length + 8;
+    seen.rowBytes += rowFormatBlob((sink) => replayJournal(blob, sink)).length;
+    append.call(this, period, blob);
+  };
   return seen;
 }
 
@@ -110,7 +109,7 @@ async function runSampleDay(every: number): Promise<SampleDay> {
   const clock = manualClock(START);
   const store = createSqlitePriceStore({ path: join(dir, 'prices.db'), clock });
   await store.init();
-  const journal = watchJournal(store);
+  const journal = watchJournal();
   const adapters = createSimAdapters({ seed: SEED, catalogs });
   const deps = {
     catalogs,

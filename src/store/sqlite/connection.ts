@@ -16,8 +16,8 @@ const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
  * Pages in a file's WAL before a commit checkpoints it (SQLite's default is 1,000): a bound for
  * imports and backfills only. The store checkpoints before each fold instead (issue 31), so a
  * 10-minute period's WAL is copied once, each page it changed one time, not every 4 MB: batches
- * rewrite the same hot pages of the prices file (sales statistics, attribute rollups, the
- * journal's reused pages).
+ * rewrite the same hot pages of the prices file (sales statistics, the latest sides' and the
+ * listings' logs).
  */
 const WAL_CHECKPOINT_PAGES = WAL_SIZE_LIMIT_BYTES / 4096;
 

@@ -1,12 +1,11 @@
 /**
  * The history file: the rollup tables in a SQLite file beside the prices file (`prices.db` →
  * `prices.history.db`), attached to every connection as schema `history`, so a fold holds this
- * file's write lock only, never the prices file's. It records the last journal id folded
- * (fold_mark, in the fold's transaction: an entry is folded once even when a fold dies between
- * the two files' commits) and per tier the highest bucket ever stored (no row lies beyond it).
- * Earlier layouts are converted when attached (moveEarlierLayouts). A rollback journal, not
- * WAL (issue 31): pages a fold appends or takes from the freelist are written once, not to the
- * WAL and again at checkpoint; a WAL file of earlier releases is checkpointed away on attach.
+ * file's write lock only. It records the bytes folded per journal segment (journal_marks;
+ * fold_mark.journal_id: the last `rollup_journal` id an earlier release folded) and per tier
+ * the highest bucket ever stored (fold_mark). Earlier layouts are converted when attached. A
+ * rollback journal, not WAL (issue 31): pages a fold appends or takes from the freelist are
+ * written once; a WAL file of earlier releases is checkpointed away on attach.
  */
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -47,6 +46,8 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.fold_mark (
   ${TIERS.map((tier) => `frontier_${tier} INTEGER NOT NULL DEFAULT -1`).join(', ')}
 ) STRICT;
 INSERT OR IGNORE INTO ${HISTORY_SCHEMA}.fold_mark (id, journal_id) VALUES (1, 0);
+CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.journal_marks (segment TEXT PRIMARY KEY,
+  offset INTEGER NOT NULL) STRICT, WITHOUT ROWID;
 -- Per tier, the retention cutoff reached (a bucket index): pages are deleted whole once their
 -- period has expired, and reads skip their buckets below it until then.
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (
@@ -103,31 +104,12 @@ function moveEarlierLayouts(db: Database.Database): void {
   for (const mark of marks) db.exec(`ALTER TABLE ${HISTORY_SCHEMA}.fold_mark DROP COLUMN ${mark}`);
 }
 
-/** Refuses a history file that folded journal ids this prices file never issued. */
-function checkPairing(db: Database.Database, historyPath: string): void {
-  const value = (sql: string) => db.prepare<[], number>(sql).pluck().get() ?? 0;
-  const mark = value(`SELECT journal_id FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`);
-  const issued = value("SELECT seq FROM main.sqlite_sequence WHERE name = 'rollup_journal'");
-  if (mark > issued) {
-    throw new Error(
-      `${historyPath} has folded journal entries up to ${mark}, but its prices file has only ` +
-        `issued ${issued}: the two files do not belong together`,
-    );
-  }
-}
-
 /** Attaches (creating or upgrading) the history file; call after the prices migrations. */
-export function attachHistory(
-  db: Database.Database,
-  pricesPath: string,
-  pragmas: { cacheKib: number },
-): void {
-  const path = historyPathOf(pricesPath);
-  db.prepare(`ATTACH DATABASE ? AS ${HISTORY_SCHEMA}`).run(path);
+export function attachHistory(db: Database.Database, path: string, pragmas: { cacheKib: number }) {
+  db.prepare(`ATTACH DATABASE ? AS ${HISTORY_SCHEMA}`).run(historyPathOf(path));
   db.pragma(`${HISTORY_SCHEMA}.journal_mode = TRUNCATE`);
   db.pragma(`${HISTORY_SCHEMA}.synchronous = FULL`);
   db.pragma(`${HISTORY_SCHEMA}.cache_size = -${pragmas.cacheKib}`);
   db.exec(schema);
   moveEarlierLayouts(db);
-  checkPairing(db, path);
 }

@@ -1,5 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,15 +8,26 @@ import { DAY, MINUTE } from '../../domain/clock.ts';
 import { T0 } from '../contract-fixtures.ts';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { ask, bid, sale, SERIES } from '../history-contract-support.ts';
+import { historyPathOf } from './history-file.ts';
+import { eachRecord, journalDirOf } from './journal-segments.ts';
 import { replayJournal } from './rollup-journal.ts';
 import { rowFormatBlob } from './rollup-journal-support.ts';
 import { createSqlitePriceStore, type SqlitePriceStore } from './sqlite-price-store.ts';
+import { unfoldedBytes } from './test-support.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leftover-journal-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-const journaled = (store: SqlitePriceStore) =>
-  store.db.prepare('SELECT count(*) FROM rollup_journal').pluck().get() as number;
+/** The blobs of a store's journal segments, in order, the segments removed. */
+function takeSegments(file: string): Buffer[] {
+  const blobs: Buffer[] = [];
+  for (const name of fs.readdirSync(journalDirOf(file)).sort()) {
+    const segment = path.join(journalDirOf(file), name);
+    eachRecord(fs.readFileSync(segment), (blob) => blobs.push(Buffer.from(blob)));
+    fs.rmSync(segment);
+  }
+  return blobs;
+}
 
 /** A store file holding a batch journaled by a store that never folded it (it "died"). */
 async function leftBehind(): Promise<{ file: string; dead: SqlitePriceStore }> {
@@ -35,13 +47,13 @@ describe('journal entries a dead process left behind', () => {
     const { file, dead } = await leftBehind();
     const reader = createSqlitePriceStore({ path: file, foldLeftoversOnOpen: false });
     await reader.init();
-    assert.ok(journaled(reader) > 0, 'init did not fold');
+    assert.ok(unfoldedBytes(reader.db, file) > 0, 'init did not fold');
     assert.equal((await reader.loadSides('cs2')).length, 1, 'latest state is there at once');
 
     const writer = createSqlitePriceStore({ path: file, foldLeftoversOnOpen: false });
     await writer.init();
     await writer.flushRollups();
-    assert.equal(journaled(reader), 0, 'the writer folded them');
+    assert.equal(unfoldedBytes(reader.db, file), 0, 'the writer folded them');
     const [row] = await reader.readRollups(SERIES.aggregate, '1h', 0, T0 + DAY);
     assert.equal(row?.ask?.prices.min, 1234);
     assert.equal(row?.sales?.n, 2);
@@ -53,14 +65,14 @@ describe('journal entries a dead process left behind', () => {
     const { file, dead } = await leftBehind();
     const reopened = createSqlitePriceStore({ path: file });
     await reopened.init();
-    assert.equal(journaled(reopened), 0);
+    assert.equal(unfoldedBytes(reopened.db, file), 0);
     await reopened.close();
     dead.db.close();
   });
 
-  test('entries an earlier release journaled in the row format are folded after an upgrade', async () => {
+  test('entries earlier releases left in their rollup_journal table fold after an upgrade, in every format', async () => {
     const stores: SqlitePriceStore[] = [];
-    for (const format of ['columns', 'rows'] as const) {
+    for (const format of ['segments', 'columns', 'rows', 'folded'] as const) {
       const file = path.join(fs.mkdtempSync(path.join(root, 'dir-')), 'prices.db');
       const dead = createSqlitePriceStore({ path: file, foldLeftoversOnOpen: false });
       await dead.init();
@@ -75,29 +87,45 @@ describe('journal entries a dead process left behind', () => {
           listings: [],
         });
       }
-      const blobs = dead.db.prepare('SELECT id, entries FROM rollup_journal').raw().all();
-      assert.equal(blobs.length, 5, 'nothing was folded');
-      const rewrite = dead.db.prepare('UPDATE rollup_journal SET entries = ? WHERE id = ?');
-      for (const [id, blob] of blobs as [number, Buffer][]) {
-        if (format === 'rows')
-          rewrite.run(
-            rowFormatBlob((sink) => replayJournal(blob, sink)),
-            id,
-          );
-      }
       dead.db.close();
+      if (format !== 'segments') {
+        const blobs = takeSegments(file);
+        assert.equal(blobs.length, 5, 'nothing was folded');
+        const db = new Database(file);
+        const insert = db.prepare('INSERT INTO rollup_journal (entries) VALUES (?)');
+        for (const blob of blobs)
+          insert.run(format === 'rows' ? rowFormatBlob((sink) => replayJournal(blob, sink)) : blob);
+        // An earlier release folded through id 2 already: those entries are not folded again.
+        if (format === 'folded') {
+          db.prepare('ATTACH ? AS history').run(historyPathOf(file));
+          db.exec('UPDATE history.fold_mark SET journal_id = 2');
+        }
+        db.close();
+      }
       const upgraded = createSqlitePriceStore({ path: file });
       await upgraded.init();
-      assert.equal(journaled(upgraded), 0);
+      assert.equal(upgraded.db.prepare('SELECT count(*) FROM rollup_journal').pluck().get(), 0);
+      assert.deepEqual(
+        fs.readdirSync(journalDirOf(file)).filter((name) => name.startsWith('0-')),
+        [],
+        'the table segment is gone once folded',
+      );
       stores.push(upgraded);
     }
     for (const series of Object.values(SERIES)) {
       for (const tier of TIERS) {
-        const [columns, rows] = await Promise.all(
+        const [segments, columns, rows, folded] = await Promise.all(
           stores.map((store) => store.readRollups(series, tier, 0, T0 + DAY)),
         );
-        assert.deepEqual(rows, columns);
-        if (series === SERIES.aggregate) assert.ok(columns!.length > 0);
+        assert.deepEqual(columns, segments);
+        assert.deepEqual(rows, segments);
+        if (series === SERIES.aggregate) assert.ok(segments!.length > 0);
+        if (series === SERIES.aggregate && tier === '1d')
+          assert.equal(
+            folded![0]!.sales!.n,
+            segments![0]!.sales!.n - 1 - 2,
+            'ids 1 and 2 were folded before',
+          );
       }
     }
     await Promise.all(stores.map((store) => store.close()));

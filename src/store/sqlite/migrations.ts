@@ -142,6 +142,7 @@ ${rollupTable('1d')}
 
 // Observations journaled by a batch but not yet folded into the rollup tables (one blob of
 // packed entries per batch, see rollup-journal.ts); a fold merges them and empties the table.
+// Since issue 31 the journal is files (journal-segments.ts), and what is left here moves there.
 const journalSchema = `
 CREATE TABLE rollup_journal (
   id INTEGER PRIMARY KEY,

@@ -1,7 +1,6 @@
 /**
  * What a history page is made of, shared by the page codec (rollup-pages.ts), its column form
- * (page-columns.ts) and the statements that read pages and ranges: buckets per page by tier,
- * the section bits, and the entry and section shapes.
+ * (page-columns.ts) and the range reads: buckets per page, section bits, entry shapes.
  */
 import type { Tier } from '../../pricing/rollup-buckets.ts';
 import type { SectionReader } from '../rollup-codec.ts';

@@ -1,17 +1,14 @@
 /**
- * The rollup journal: inside a batch's transaction, every side snapshot that observes something
- * and every newly stored sale, under their series ids, as one blob. It commits with the batch,
- * so the rollup rows plus the journal past the fold mark are always the whole truth
- * (store-rollups.ts decides what counts and folds it). Values the rollup codec could not store
- * fail their batch here rather than every later fold.
+ * A batch's rollup journal blob, made inside its transaction (series ids are created there):
+ * every side snapshot that observes something and every newly stored sale. Values the rollup
+ * codec could not store fail their batch here rather than every later fold. store-rollups.ts
+ * appends it once the batch commits (journal-segments.ts) and folds it.
  *
  * A blob is FORMAT, then Brotli of varints: the entry count, then each FIELD's column of all
- * entries in turn, each value as the zigzag of its difference from the previous entry's (a
- * market's fetch journals its items in series order at one time, so most take a byte and
- * compress well): about 4 bytes an entry where the row format before took 12 (issue 31).
- * Blobs of the two earlier formats still replay: COMPACT (varints, entry after entry, times
- * relative to the first) and eight float64s an entry (their first byte, the low byte of a kind,
- * is 0).
+ * entries, each value the zigzag of its difference from the previous entry's (a market's fetch
+ * journals its items in series order at one time): about 4 bytes an entry (issue 31). Blobs of
+ * the earlier formats still replay: COMPACT (varints, entry after entry, times relative to the
+ * first) and eight float64s an entry (the first byte, a kind's low byte, is 0).
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { marketCode, marketOfCode } from '../../domain/market-codes.ts';
@@ -31,10 +28,7 @@ import type { SeriesDirectory } from './series-directory.ts';
 const FORMAT = 0x4b;
 const COMPACT = 0x4a;
 const KIND = { ask: 0, bid: 1, sale: 2 } as const;
-/**
- * An entry's fields, as the first format laid them out: kind, market code, market series,
- * aggregate series, price, size (a sale's units), quantity, time.
- */
+/** Fields: kind, market code, the two series, price, size (a sale's units), quantity, time. */
 const FIELDS = 8;
 /** A difference this large is written as ESCAPE then the value (zigzag stays a safe integer). */
 const DELTA_LIMIT = 2 ** 51;
@@ -57,17 +51,9 @@ function requireTime(at: number): void {
 export class JournalWriter implements JournalSink {
   private readonly columns = Array.from({ length: FIELDS }, () => new VarintWriter(16 * 1024));
   private readonly last = new Array<number>(FIELDS).fill(0);
-  private count = 0;
-  private earliest = 0;
-
-  /** The earliest time observed by the blob being collected, or by the last one taken. */
-  get earliestAt(): number {
-    return this.earliest;
-  }
-
-  get isEmpty(): boolean {
-    return this.count === 0;
-  }
+  /** Entries collected, and the earliest time they observed (or the last blob taken did). */
+  count = 0;
+  earliestAt = 0;
 
   side(own: number, all: number, obs: SideObservation): void {
     const kind = obs.side === 'ask' ? KIND.ask : KIND.bid;
@@ -100,7 +86,7 @@ export class JournalWriter implements JournalSink {
     const at = fields[FIELDS - 1]!;
     for (const value of fields) requireStorable(value);
     requireTime(at);
-    this.earliest = this.count === 0 ? at : Math.min(this.earliest, at);
+    this.earliestAt = this.count === 0 ? at : Math.min(this.earliestAt, at);
     this.count += 1;
     for (let index = 0; index < FIELDS; index += 1) {
       const [value, column] = [fields[index]!, this.columns[index]!];
@@ -140,7 +126,7 @@ export function journalBatch(
     journal.clear();
     throw error;
   }
-  return journal.isEmpty ? null : journal.take();
+  return journal.count === 0 ? null : journal.take();
 }
 
 /** Hands `sink` the entry at `i` of `f` (FIELDS each), without a subarray or a closure per entry. */

@@ -118,21 +118,15 @@ export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageE
  * into it), if it is still packed, with a marker row (bucket -1) that has the packing pass pack
  * the series again before it drops the period's rows. Call inside a write transaction.
  */
-export function unpackPage(
-  statements: TierStatements,
-  tier: Tier,
-  series: number,
-  bucket: number,
-): void {
+export function unpackPage(tables: TierStatements, tier: Tier, series: number, bucket: number) {
   const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
-  const [found] = statements.selectPages.all({ series, from: period, to: period + 1 });
+  const [found] = tables.selectPages.all({ series, from: period, to: period + 1 });
   if (found === undefined) return;
-  const rows = statements.loose.of(bucket, true)!;
-  for (const [bucket, ask, bid, sales] of pageEntries(tier, period, found[1])) {
+  const rows = tables.loose.of(bucket, true)!;
+  for (const [bucket, ask, bid, sales] of pageEntries(tier, period, found[1]))
     rows.upsertRow.run(series, bucket, ask, bid, sales);
-  }
   rows.upsertRow.run(series, -1, null, null, null);
-  statements.deletePage.run(series, period);
+  tables.deletePage.run(series, period);
 }
 
 /**

@@ -1,8 +1,7 @@
 /**
- * The SQL of the history rollups, prepared once per connection: the series directory and the
- * journal (prices file), and per tier (history file, history-file.ts) the loose rows and the
- * pages (rollup-pages.ts): upserts for the folder, range reads for the HistoryStore, and the
- * per-series work of the upkeep pass, plus the fold mark.
+ * The SQL of the history rollups, prepared once per connection: the series directory (prices
+ * file), the fold marks and per tier (history-file.ts) the loose rows and the pages: upserts for
+ * the folder, range reads for the HistoryStore, the per-series work of the upkeep pass.
  */
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -148,6 +147,7 @@ export function prepareRollupStatements(db: Database.Database) {
   const [tenMinutes, hours, days] = TIERS.map((tier) => tierStatements(db, tier));
   const tiers: Record<Tier, TierStatements> = { '10m': tenMinutes!, '1h': hours!, '1d': days! };
   const lock = db.prepare(`UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = journal_id`);
+  const marks = `${HISTORY_SCHEMA}.journal_marks`;
   return {
     tiers,
     findSeries: db.prepare<[string, string, string], { id: number }>(
@@ -161,26 +161,19 @@ export function prepareRollupStatements(db: Database.Database) {
         "SELECT market FROM history_series WHERE game = ? AND item_id = ? AND market <> ''",
       )
       .raw(),
-    insertJournal: db.prepare<[Buffer]>('INSERT INTO rollup_journal (entries) VALUES (?)'),
-    /** The journal entry after an id (one at a time: a fold writes between them). */
-    journalAfter: db
-      .prepare<[number], [id: number, entries: Buffer]>(
-        'SELECT id, entries FROM rollup_journal WHERE id > ? ORDER BY id LIMIT 1',
-      )
-      .raw(),
-    deleteJournalThrough: db.prepare<[number]>('DELETE FROM rollup_journal WHERE id <= ?'),
-    readMark: db
-      .prepare<[], number>(`SELECT journal_id FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`)
-      .pluck(),
+    /** Per journal segment (journal-segments.ts), the bytes folded. */
+    readMarks: db.prepare<[], [string, number]>(`SELECT segment, offset FROM ${marks}`).raw(),
+    markSegment: db.prepare<[string, number]>(`INSERT OR REPLACE INTO ${marks} VALUES (?, ?)`),
+    dropMark: db.prepare<[string]>(`DELETE FROM ${marks} WHERE segment = ?`),
     readFrontiers: db
       .prepare<[], [number, number, number]>(
         `SELECT ${TIERS.map((tier) => `frontier_${tier}`).join(', ')}
          FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
       )
       .raw(),
-    /** Binds (last journal id folded, then per tier the highest bucket written): each only rises. */
+    /** Binds per tier the highest bucket written: each only rises. */
     markFolded: db.prepare<number[]>(
-      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = max(journal_id, ?),
+      `UPDATE ${HISTORY_SCHEMA}.fold_mark SET
          ${TIERS.map((tier) => `frontier_${tier} = max(frontier_${tier}, ?)`).join(', ')}
        WHERE id = 1`,
     ),

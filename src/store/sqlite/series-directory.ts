@@ -53,11 +53,9 @@ export class SeriesDirectory {
 
   /** The transaction that created pending ids committed: keep them. */
   commit(): void {
-    for (const [game, table] of this.pending) {
-      for (const [itemId, ids] of table) {
+    for (const [game, table] of this.pending)
+      for (const [itemId, ids] of table)
         ids.forEach((id, slot) => this.remember(game, itemId, slot, id!));
-      }
-    }
     this.pending.clear();
   }
 
@@ -67,18 +65,12 @@ export class SeriesDirectory {
   }
 
   private slotsOf(tables: Map<Game, IdTable>, game: Game, itemId: string): ItemIds {
-    let table = tables.get(game);
-    if (!table) tables.set(game, (table = new Map()));
-    let ids = table.get(itemId);
-    if (!ids) table.set(itemId, (ids = []));
-    return ids;
+    const table = tables.get(game) ?? tables.set(game, new Map()).get(game)!;
+    return table.get(itemId) ?? table.set(itemId, []).get(itemId)!;
   }
 
   private remember(game: Game, itemId: string, slot: number, id: number): void {
-    if (this.knownItems >= MAX_CACHED_ITEMS) {
-      this.known = new Map();
-      this.knownItems = 0;
-    }
+    if (this.knownItems >= MAX_CACHED_ITEMS) [this.known, this.knownItems] = [new Map(), 0];
     const table = this.known.get(game);
     if (!table?.has(itemId)) this.knownItems += 1;
     this.slotsOf(this.known, game, itemId)[slot] = id;

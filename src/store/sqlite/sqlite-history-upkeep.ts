@@ -1,10 +1,9 @@
 /**
- * The upkeep steps of the SQLite history, each one transaction holding the history file's write
- * lock. Retention deletes the oldest rows below the cutoff (storing the hours and days of
- * 10-minute ones first, stored-merges.ts), then expired pages, in key order (time first); reads
- * skip expired buckets of a page reaching past the cutoff (the tier's expired mark). Packing
- * reads a settled period's rows a range of series at a time into pages (rollup-pages.ts),
- * storing the day of each 10-minute page from it, then drops the period's table.
+ * The upkeep steps of the SQLite history, each one transaction holding the history file's lock.
+ * Retention deletes the oldest rows below the cutoff (storing the hours and days of 10-minute ones
+ * first, stored-merges.ts), then expired pages, time first (reads skip a page's expired buckets).
+ * Packing turns a settled period's rows, a range of series at a time, into pages (rollup-pages.ts),
+ * storing each 10-minute page's day, then drops the period's table.
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';

@@ -15,7 +15,7 @@ import { writeRow } from './rollup-row-cache.ts';
 import { keysOf, prepareRollupStatements } from './rollup-statements.ts';
 import { FOLD_POLICY } from './store-rollups.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
-import { looseRows, queryPlan } from './test-support.ts';
+import { looseRows, queryPlan, unfoldedBytes } from './test-support.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-history-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -55,15 +55,15 @@ describe('sqlite history', () => {
     await store.writeBatch(batch);
     assert.equal(
       changes(store) - before,
-      2 + 1 + 1 + 3 + 1,
-      "side log entries of two markets, the item's side code, first-write mark, 3 new series, one journal entry",
+      2 + 1 + 1 + 3,
+      "side log entries of two markets, the item's side code, first-write mark, 3 new series (the journal is a file)",
     );
     const folding = changes(store);
     await store.flushRollups();
     assert.equal(
       changes(store) - folding,
       1 + 3 + 1 + 1,
-      'fold mark, 3 10-minute rows (hours and days are derived), frontiers, the journal entry deleted',
+      "history lock, 3 10-minute rows (hours and days are derived), the segment's mark, frontiers",
     );
     const rows = () => store.db.prepare(`SELECT * FROM ${looseRows(store.db, '10m')}`).all();
     const stored = rows();
@@ -72,8 +72,8 @@ describe('sqlite history', () => {
     await store.flushRollups();
     assert.equal(
       changes(store) - again,
-      1 + 1 + 1 + 1,
-      'journal entry, mark, frontiers, delete (the same sides again change no side row)',
+      1 + 1 + 1,
+      "history lock, the segment's mark, frontiers (the same sides again change no side row)",
     );
     assert.deepEqual(rows(), stored);
     await store.close();
@@ -135,8 +135,8 @@ describe('sqlite history', () => {
     clock.advance(1);
     await store.writeBatch({ sides: [ask('skinport', 1260, 3 * MINUTE)], sales: [], listings: [] });
     assert.equal(rows(), 2, 'folded by the batch that found it due');
-    const mark = store.db.prepare('SELECT journal_id FROM history.fold_mark').pluck().get();
-    assert.equal(mark, 2, 'the entry committed after the boundary waits for the next period');
+    const marks = store.db.prepare('SELECT count(*) FROM history.journal_marks').pluck().get();
+    assert.equal(marks, 1, "the next period's segment waits for its own boundary");
     await store.writeBatch({ sides: [ask('skinport', 1270, 4 * MINUTE)], sales: [], listings: [] });
     const [row] = await store.readRollups(SERIES.skinport, '10m', 0, T0 + DAY);
     assert.equal(row?.ask?.prices.n, 4, 'a read folds what is pending first');
@@ -158,8 +158,7 @@ describe('sqlite history', () => {
     assert.equal(row?.ask?.prices.min, 1234);
     assert.equal(row?.bid?.prices.max, 1100);
     assert.equal(row?.sales?.n, 2);
-    const journal = reopened.db.prepare('SELECT count(*) FROM rollup_journal').pluck().get();
-    assert.equal(journal, 0, 'folded on open');
+    assert.equal(unfoldedBytes(reopened.db, file), 0, 'folded on open');
     await reopened.close();
     dead.db.close();
   });

@@ -1,7 +1,6 @@
 /**
- * The HistoryStore half of the SQLite store: range reads (history-scan.ts) over the loose rows
- * and the pages of packed periods, and the upkeep steps of sqlite-history-upkeep.ts (retention
- * and packing). An hour or a day is read as stored if it is, else merged from 10-minute buckets.
+ * The HistoryStore half of the SQLite store: range reads (history-scan.ts) over loose rows and
+ * pages, upkeep (sqlite-history-upkeep.ts). An hour or a day not stored is merged from 10 minutes.
  */
 import type Database from 'better-sqlite3';
 import { MARKET_IDS } from '../../domain/markets.ts';
@@ -17,10 +16,9 @@ import type { StoreRollups } from './store-rollups.ts';
 
 const SALE_COUNTS = { sections: ['sales'], sketches: [], reuse: true } satisfies Partial<Scan>;
 
-export function createSqliteHistory(
-  db: Database.Database,
-  ready: () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn' | 'flushBefore'>,
-): Required<HistoryStore> {
+type Ready = () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn' | 'flushBefore'>;
+
+export function createSqliteHistory(db: Database.Database, ready: Ready): Required<HistoryStore> {
   /** Visits a series' rows of a tier in one read transaction (packing may drop a table). */
   const scanSeries = db.transaction((key: SeriesKey, tier: Tier, scan: Scan) => {
     const { directory, statements } = ready();

@@ -14,11 +14,11 @@
  * returns a settled promise. Large batches therefore block the event loop for their duration
  * (about 50 ms per 10k sides here); ingest sizes its batches accordingly.
  *
- * History: the same object is the HistoryStore. writeBatch's transaction also journals the
- * batch for the rollups (rollup-journal.ts): the sides it stores and the sales that were new.
- * The store folds the journal into the rollup rows of the history file (history-file.ts,
- * store-rollups.ts) when due (FOLD_POLICY: what it committed before each 10-minute boundary,
- * once the boundary has passed; sooner under volume), after a batch or on an idle check. A
+ * History: the same object is the HistoryStore. writeBatch's transaction also encodes the
+ * batch for the rollups (rollup-journal.ts): the sides it stores and the sales that were new,
+ * appended to a journal segment file once it commits (journal-segments.ts). The store folds the
+ * journal into the rollup rows of the history file (history-file.ts, store-rollups.ts) when due
+ * (FOLD_POLICY: each 10-minute period's segments once it has ended; sooner under volume). A
  * store folds what it journaled itself before it reads history or runs a retention step, and
  * on close; journal entries left by a process that died are folded by the next store that
  * opens the files. A side older than the stored one of its key leaves the
@@ -250,6 +250,7 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
       );
       rollups = openStoreRollups(db, {
         clock,
+        path: options.path,
         onFoldError: options.onFoldError ?? ((message) => process.emitWarning(message)),
         foldOnOpen: options.foldLeftoversOnOpen ?? true,
         beforeFold: () => void db.pragma('wal_checkpoint(PASSIVE)'),
@@ -271,10 +272,10 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
         liveLogReady().rolledBack();
         throw error;
       }
-      history.committed();
       liveLogReady().committed();
       const { log, snapshots } = sidesReady();
       snapshots.appended(log.committed());
+      history.committed();
       return counts;
     },
     async loadSides(game: Game) {

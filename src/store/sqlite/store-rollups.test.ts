@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DAY, HOUR, manualClock, MINUTE } from '../../domain/clock.ts';
@@ -9,18 +10,19 @@ import { MemoryRollups } from '../../pricing/rollup-memory.ts';
 import { T0 } from '../contract-fixtures.ts';
 import { compactHistory } from '../history-compaction.ts';
 import { ask, bid, sale, SERIES } from '../history-contract-support.ts';
-import { looseRows } from './test-support.ts';
+import { frame, journalDirOf } from './journal-segments.ts';
+import { looseRows, unfoldedBytes } from './test-support.ts';
 import { FOLD_POLICY } from './store-rollups.ts';
 import { createSqlitePriceStore } from './sqlite-price-store.ts';
 
-const journaled = (store: ReturnType<typeof createSqlitePriceStore>) =>
-  store.db.prepare('SELECT count(*) FROM rollup_journal').pluck().get() as number;
-const mark = (store: ReturnType<typeof createSqlitePriceStore>) =>
-  store.db.prepare('SELECT journal_id FROM history.fold_mark').pluck().get() as number;
+const marks = (store: ReturnType<typeof createSqlitePriceStore>) =>
+  store.db.prepare('SELECT count(*) FROM history.journal_marks').pluck().get() as number;
+const freshFile = () => join(mkdtempSync(join(tmpdir(), 'store-rollups-')), 'prices.db');
 
 describe('folding the rollup journal', () => {
   test('a journal longer than one fold transaction folds whole, each entry once', async () => {
-    const store = createSqlitePriceStore({ path: ':memory:' });
+    const file = freshFile();
+    const store = createSqlitePriceStore({ path: file });
     await store.init();
     // Three batches of 10,000 items, 40,000 changed rows each (own and aggregate, 10m and 1d):
     // a transaction stops after the blob that reaches 50,000, so this takes two.
@@ -39,7 +41,7 @@ describe('folding the rollup journal', () => {
       .pluck()
       .get();
     assert.equal(rows, 2 * (items + 1));
-    assert.equal(journaled(store), 0);
+    assert.equal(unfoldedBytes(store.db, file), 0);
     const key = { ...SERIES.aggregate, itemId: 'item-29999' };
     const [day] = await store.readRollups(key, '1d', 0, T0 + DAY);
     assert.equal(day?.ask?.prices.n, 1);
@@ -50,15 +52,19 @@ describe('folding the rollup journal', () => {
   test('a fold that fails is reported, keeps its entries and mark, and is retried', async () => {
     const clock = manualClock(T0);
     const errors: string[] = [];
+    const file = freshFile();
     const store = createSqlitePriceStore({
-      path: ':memory:',
+      path: file,
       clock,
       onFoldError: (message) => errors.push(message),
     });
     await store.init();
     await store.writeBatch({ sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] });
-    // A blob no release writes: the compact format's first byte, then nothing readable.
-    store.db.prepare('INSERT INTO rollup_journal (entries) VALUES (?)').run(Buffer.of(0x4a, 0xff));
+    // A blob no release writes, whole in its frame: the compact format's first byte, then
+    // nothing readable.
+    const [segment] = readdirSync(journalDirOf(file)).map((name) => join(journalDirOf(file), name));
+    const badAt = statSync(segment!).size;
+    appendFileSync(segment!, frame(Buffer.of(0x4a, 0xff)));
     await store.writeBatch({ sides: [], sales: [sale('csfloat', 1150, 2, MINUTE)], listings: [] });
     clock.advance(FOLD_POLICY.closeMs);
     await store.writeBatch({
@@ -67,8 +73,8 @@ describe('folding the rollup journal', () => {
       listings: [],
     });
     assert.equal(errors.length, 1, 'the due fold failed and said so');
-    assert.equal(mark(store), 0, 'nothing folded');
-    assert.equal(journaled(store), 4, 'every entry kept');
+    assert.equal(marks(store), 0, 'nothing folded');
+    assert.equal(readdirSync(journalDirOf(file)).length, 2, 'both periods kept');
     await store.writeBatch({
       sides: [],
       sales: [sale('csfloat', 1150, 1, 3 * MINUTE)],
@@ -77,7 +83,8 @@ describe('folding the rollup journal', () => {
     assert.equal(errors.length, 1, 'a failed fold is retried in the next period, not at once');
     await assert.rejects(store.flushRollups(), /./, 'a flush fails the same way');
 
-    store.db.prepare('DELETE FROM rollup_journal WHERE id = 2').run();
+    const data = readFileSync(segment!);
+    writeFileSync(segment!, Buffer.concat([data.subarray(0, badAt), data.subarray(badAt + 10)]));
     await store.flushRollups();
     const [row] = await store.readRollups(SERIES.aggregate, '1d', 0, T0 + DAY);
     assert.equal(row?.ask?.prices.n, 1);

@@ -1,50 +1,45 @@
 /**
- * The rollup side of one SQLite store object. Each batch's transaction journals the batch
- * (rollup-journal.ts). A fold is one transaction holding the history file's write lock: it
- * replays the journal past the fold mark into the decoded rows it touches (rollup-row-cache.ts:
- * 10m rows, 1h and 1d rows only where stored, stored-merges.ts), dropping snapshots already
- * counted (recordSide), writes each changed row once and moves the mark with them, so folders
- * fold every entry exactly once and one that dies loses nothing.
- *
- * The store folds on its own connection (FOLD_POLICY, checked after each batch and each second)
- * the entries committed before a 10-minute boundary once it has passed, so each 10-minute row is
- * written once, complete. It also folds before reads of what it journaled, and before an upkeep
- * step the closed periods, plus the open one if an entry of it observed something before the
- * step's time (folding it early would write its rows twice). A store that only reads folds only
- * on open (by default), what a process that died left in the journal.
+ * The rollup side of one SQLite store object. A batch is encoded in its transaction
+ * (rollup-journal.ts) and appended to the journal once it commits (journal-segments.ts). A fold,
+ * one transaction holding the history file's write lock, replays the segments past their marks
+ * into the decoded rows it touches (rollup-row-cache.ts: 10m rows, 1h and 1d rows only where
+ * stored), dropping snapshots already counted (recordSide), and writes each changed row once with
+ * the new marks: every entry is folded once, whoever folds or dies. It folds (FOLD_POLICY) the
+ * periods that have ended, so a 10-minute row is written once, complete; before reads, what it
+ * journaled; before an upkeep step, also the open period if an entry of it observed a time before
+ * the step's. A store that only reads folds on open only (by default).
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import { TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
+import { eachRecord, JournalSegments, moveTableJournal } from './journal-segments.ts';
 import { journalBatch, JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
 import { SECTION_BITS } from './page-format.ts';
 import { RollupRowCache, writeRow, type CachedRow } from './rollup-row-cache.ts';
-import { prepareRollupStatements, type RollupStatements } from './rollup-statements.ts';
+import { prepareRollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
 
-/**
- * When a fold is due: once the clock has passed a multiple of `closeMs` (the 10-minute bucket
- * width) since the entries were committed, or after this many batches journaled since the last
- * fold (an import or a backfill); checked after each batch and every checkMs.
- */
+/** A fold is due once a period (a 10-minute bucket) has ended, or after `batches` batches (an
+ * import, a backfill); checked after each batch and every checkMs. */
 export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 1000 };
 
-/**
- * Changed rows a fold holds decoded at most (the bound on its heap): past it, they are written
- * and dropped, and the fold goes on in the same transaction, so each page it changes reaches the
- * WAL once (the page cache holds them), not once per transaction as when it committed there.
- */
+/** Changed rows a fold holds decoded at most (its heap): past it, they are written and dropped,
+ * and the fold goes on in its transaction (the page cache holds the pages until it commits). */
 const ROWS_PER_WRITE = 50_000;
 
-/** Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed. */
-function rowSink(cache: RollupRowCache, changed: CachedRow[]): JournalSink {
+/**
+ * Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed.
+ * A series past `known.last` has none (a power cut lost the commit that created it).
+ */
+function rowSink(cache: RollupRowCache, changed: CachedRow[], known: { last: number }) {
   const touched: CachedRow[] = [];
   let [own, all, at] = [0, 0, 0];
   /** An hour or a day not stored is derived: its observations go nowhere. */
   const rows: RowLookup = (scope, tier: Tier) => {
     const series = scope === 'market' ? own : all;
+    if (series > known.last) return null;
     const cached = tier !== '10m' && !cache.mayHold(tier, at) ? null : cache.get(tier, series, at);
     if (tier !== '10m' && !cached?.stored) return null;
     touched.push(cached!);
@@ -70,47 +65,34 @@ function rowSink(cache: RollupRowCache, changed: CachedRow[]): JournalSink {
       recordSale(rows, price, units);
       markTouched(SECTION_BITS.sales);
     },
-  };
+  } satisfies JournalSink;
 }
 
 export interface StoreRollupsOptions {
   clock: Clock;
   /** Errors of the folds the store runs by itself (the entries stay for the next one). */
   onFoldError: (message: string) => void;
+  /** The prices file, beside which the journal lives. */
+  path: string;
   /** Fold what is in the journal now, before the store is used (default true). */
   foldOnOpen?: boolean;
-  /** Before each fold: the prices file's checkpoint, so the entries a fold marks are synced. */
+  /** Before each fold: the prices file's checkpoint, so the series its rows name are synced. */
   beforeFold?: () => void;
 }
 
-export interface StoreRollups {
-  readonly statements: RollupStatements;
-  readonly directory: SeriesDirectory;
-  /** Inside the batch's transaction. */
-  record(sides: readonly SideSnapshot[], newSales: readonly SaleRecord[]): void;
-  /** After the batch committed (folds when due). */
-  committed(): void;
-  rolledBack(): void;
-  /** Folds what this object journaled and is not folded yet. */
-  flushOwn(): Promise<void>;
-  /** Folds what this object journaled that a step on the rows before `beforeMs` must see. */
-  flushBefore(beforeMs: number): Promise<void>;
-  /** Folds everything journaled so far. */
-  flushAll(): Promise<void>;
-  close(): Promise<void>;
-}
+export type StoreRollups = ReturnType<typeof openStoreRollups>;
 
-export function openStoreRollups(
-  db: Database.Database,
-  options: StoreRollupsOptions,
-): StoreRollups {
+export function openStoreRollups(db: Database.Database, options: StoreRollupsOptions) {
   const statements = prepareRollupStatements(db);
   const directory = new SeriesDirectory(statements);
   const journal = new JournalWriter();
+  const segments = new JournalSegments(options.path);
+  moveTableJournal(db, segments);
   const cache = new RollupRowCache(statements);
-  let mark = statements.readMark.get()!;
   const changed: CachedRow[] = [];
-  const sink = rowSink(cache, changed);
+  const known = { last: 0 };
+  const sink = rowSink(cache, changed, known);
+  const periodOf = (at: number) => Math.floor(at / FOLD_POLICY.closeMs);
 
   const writeChanged = () => {
     changed.sort((a, b) => a.bucket - b.bucket || a.series - b.series); // appended in key order
@@ -122,79 +104,55 @@ export function openStoreRollups(
     cache.clear();
   };
 
-  /** Folds the journal entries past the mark through `upTo` in one transaction. */
-  const foldSome = db.transaction((upTo: number) => {
+  /** Folds the segments of periods through `through`; returns them. */
+  const foldSome = db.transaction((through: number) => {
     statements.lockHistory();
+    changed.length = 0; // what a failed fold left
     cache.clear();
     const stored = statements.readFrontiers.get()!;
     TIERS.forEach((tier, index) => (cache.frontier[tier] = stored[index]!));
-    let through = statements.readMark.get()!;
-    for (let entry = statements.journalAfter.get(through); entry && entry[0] <= upTo;) {
-      replayJournal(entry[1], sink);
-      through = entry[0];
-      if (changed.length >= ROWS_PER_WRITE) writeChanged();
-      entry = statements.journalAfter.get(through);
-    }
+    const [marks, listed] = [new Map(statements.readMarks.all()), segments.list()];
+    for (const [name] of marks)
+      if (!listed.some((segment) => segment.name === name)) statements.dropMark.run(name);
+    const read = listed.filter((segment) => segment.period <= through);
+    const data = read.map(({ name }) => segments.read(name, marks.get(name) ?? 0));
+    known.last = statements.lastSeries.get()!; // after the segments' commits
+    read.forEach(({ name }, index) => {
+      const length = eachRecord(data[index]!, (blob) => {
+        replayJournal(blob, sink);
+        if (changed.length >= ROWS_PER_WRITE) writeChanged();
+      });
+      statements.markSegment.run(name, (marks.get(name) ?? 0) + length);
+    });
     writeChanged();
-    statements.markFolded.run(through, ...TIERS.map((tier) => cache.frontier[tier]));
-    return through;
+    statements.markFolded.run(...TIERS.map((tier) => cache.frontier[tier]));
+    return read;
   });
 
-  const foldOnce = (upTo: number) => {
+  /** The period of this store's last append, and the earliest time its entries there observed. */
+  let [appendedPeriod, openEarliest] = [-Infinity, Infinity];
+  /** The earliest period this store appended to and has not folded (Infinity: none). */
+  let unfoldedFrom = Infinity;
+  let [pending, batchesSinceFold, failedAt] = [null as Buffer | null, 0, null as number | null];
+
+  const fold = (through: number) => {
     options.beforeFold?.();
-    try {
-      mark = foldSome(upTo);
-    } finally {
-      changed.length = 0;
-      cache.clear();
-    }
-  };
-
-  let recorded: number | null = null;
-  let recordedEarliest = 0;
-  let journaledThrough = 0;
-  /** The earliest time observed by what this object journaled in the current period. */
-  let openEarliest = Infinity;
-  /** The last entry this object committed before the current 10-minute period began. */
-  let closedThrough = 0;
-  let lastJournalAt = options.clock.now();
-  let batchesSinceFold = 0;
-  let failedAt: number | null = null;
-  const periodOf = (at: number) => Math.floor(at / FOLD_POLICY.closeMs);
-
-  const folded = () => {
-    // Cleanup only: the mark already excludes these, and the next fold deletes them too.
-    try {
-      statements.deleteJournalThrough.run(mark);
-    } catch {
-      // retried by the next fold
-    }
+    const read = foldSome(through);
     batchesSinceFold = 0;
-    if (mark >= journaledThrough) openEarliest = Infinity;
+    unfoldedFrom = appendedPeriod > through ? through + 1 : Infinity;
+    if (unfoldedFrom === Infinity) openEarliest = Infinity;
+    const old = read.filter(({ period }) => period < periodOf(options.clock.now()) - 1);
+    segments.remove(old.map(({ name }) => name)); // once folded: else the next fold does
   };
-  const fold = () => {
-    foldOnce(Number.MAX_SAFE_INTEGER);
-    folded();
-  };
-  const unfolded = () => journaledThrough > mark;
-  /** What a fold due now folds through (0: nothing is due). */
-  const dueThrough = (now: number): number => {
-    if (batchesSinceFold >= FOLD_POLICY.batches) return journaledThrough;
-    if (periodOf(now) > periodOf(lastJournalAt)) return journaledThrough;
-    return closedThrough;
-  };
-  const neededBefore = (beforeMs: number): number => {
-    if (periodOf(options.clock.now()) > periodOf(lastJournalAt)) return journaledThrough;
-    return openEarliest < beforeMs ? journaledThrough : closedThrough;
-  };
+  const foldAll = () => fold(Number.MAX_SAFE_INTEGER);
   const foldIfDue = () => {
     const now = options.clock.now();
-    const upTo = dueThrough(now);
-    if (upTo <= mark) return;
+    const many = batchesSinceFold >= FOLD_POLICY.batches;
+    const through = many ? Number.MAX_SAFE_INTEGER : periodOf(now) - 1;
+    if (unfoldedFrom > through) return;
     if (failedAt !== null && periodOf(now) === periodOf(failedAt)) return;
     try {
-      foldOnce(upTo);
-      folded();
+      fold(through);
       failedAt = null;
     } catch (error) {
       failedAt = now;
@@ -202,52 +160,50 @@ export function openStoreRollups(
     }
   };
 
-  if (options.foldOnOpen !== false) fold();
+  if (options.foldOnOpen !== false) foldAll();
   const timer = setInterval(foldIfDue, FOLD_POLICY.checkMs).unref();
 
   return {
     statements,
     directory,
-    record(sides, newSales) {
-      const blob = journalBatch(journal, directory, sides, newSales);
-      recorded = blob && Number(statements.insertJournal.run(blob).lastInsertRowid);
-      recordedEarliest = journal.earliestAt;
+    /** Inside the batch's transaction. */
+    record(sides: readonly SideSnapshot[], newSales: readonly SaleRecord[]): void {
+      pending = journalBatch(journal, directory, sides, newSales);
     },
-    committed() {
+    /** After the batch committed: appends it to the journal (or throws), folds if due. */
+    committed(): void {
       directory.commit();
-      if (recorded !== null) {
-        const now = options.clock.now();
-        if (periodOf(now) > periodOf(lastJournalAt)) {
-          closedThrough = journaledThrough;
-          openEarliest = Infinity;
-        }
-        journaledThrough = recorded;
-        openEarliest = Math.min(openEarliest, recordedEarliest);
-        lastJournalAt = now;
+      const [blob, period] = [pending, periodOf(options.clock.now())];
+      pending = null;
+      if (blob !== null) {
+        segments.append(period, blob);
+        if (period !== appendedPeriod) openEarliest = Infinity;
+        [appendedPeriod, unfoldedFrom] = [period, Math.min(unfoldedFrom, period)];
+        openEarliest = Math.min(openEarliest, journal.earliestAt);
         batchesSinceFold += 1;
       }
-      recorded = null;
       foldIfDue();
     },
-    rolledBack() {
+    rolledBack(): void {
       directory.discard();
-      recorded = null;
+      pending = null;
     },
-    async flushOwn() {
-      if (unfolded()) fold();
+    /** Folds what this object journaled and is not folded yet. */
+    async flushOwn(): Promise<void> {
+      if (unfoldedFrom < Infinity) foldAll();
     },
-    async flushBefore(beforeMs) {
-      const upTo = neededBefore(beforeMs);
-      if (upTo <= mark) return;
-      foldOnce(upTo);
-      folded();
+    /** Folds what this object journaled that a step on the rows before `beforeMs` must see. */
+    async flushBefore(beforeMs: number): Promise<void> {
+      const open = openEarliest < beforeMs;
+      const through = open ? Number.MAX_SAFE_INTEGER : periodOf(options.clock.now()) - 1;
+      if (unfoldedFrom <= through) fold(through);
     },
-    async flushAll() {
-      fold();
-    },
-    async close() {
+    /** Folds everything journaled so far. */
+    flushAll: async (): Promise<void> => foldAll(),
+    async close(): Promise<void> {
       clearInterval(timer);
-      if (unfolded()) fold();
+      if (unfoldedFrom < Infinity) foldAll();
+      segments.close();
     },
   };
 }

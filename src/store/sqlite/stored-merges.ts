@@ -1,9 +1,8 @@
 /**
- * Hours and days in the SQLite history are derived from their 10-minute buckets (exact:
- * rollups.ts) until stored: a day once packing turns its 10-minute buckets into a page, hours (and
- * a day not stored yet) once retention removes them, as loose rows in that same transaction. A
- * stored one wins over the merge: the fold merges late data into it (store-rollups.ts), and data
- * dirs that stored every hour or day keep them. Both are read with history-scan.ts.
+ * Hours and days are derived from their 10-minute buckets (exact: rollups.ts) until stored, as
+ * loose rows: a day once packing pages its 10-minute buckets, hours (and a day not stored yet)
+ * once retention removes them, in that transaction. A stored one wins over the merge (the fold
+ * merges late data into it; data dirs that stored every hour or day keep them).
  */
 import { TIER_MS, TIERS } from '../../pricing/rollup-buckets.ts';
 import type { RollupRow } from '../../pricing/rollups.ts';
@@ -49,6 +48,6 @@ export function storeMergesOf(
       highest = bucket;
     };
     scanDerived(statements, series, tier, { ...range(), sections: ALL_SECTIONS, visit: write });
-    statements.markFolded.run(0, ...TIERS.map((at) => (at === tier ? highest : -1)));
+    statements.markFolded.run(...TIERS.map((at) => (at === tier ? highest : -1)));
   }
 }
