@@ -3,8 +3,9 @@
  *
  * Written: the real server (`pricing serve --source sim`, full catalogs, backfill off: the first
  * start's backfill is a one-off, not steady state) on an empty data dir; after the first polling
- * wave has settled, `write_bytes` of the server process (all threads, proc(5)) over a steady
- * window, projected to a day, beside the data dir's growth over the same window.
+ * wave has settled and the first fold is done, `write_bytes` of the server process (all
+ * threads, proc(5)) over a steady window of one fold period, projected to a day, beside the data
+ * dir's growth over the same window.
  *
  * Kept: one simulated day of a stratified 1-in-K sample of both catalogs (every K-th item by
  * simulator popularity, so the mix of busy and quiet quotes is the full catalog's) polled by
@@ -143,8 +144,24 @@ async function discard(day: SampleDay): Promise<void> {
 
 /** Seconds after first prices before the window opens: every market's first wave is in. */
 const SETTLE_S = Number(process.env.DISK_DAY_SETTLE_S ?? 150);
-/** The steady window over which bytes written are counted. */
-const WINDOW_S = Number(process.env.DISK_DAY_WINDOW_S ?? 300);
+/**
+ * The steady window over which bytes written are counted: one 10-minute period, so it holds one
+ * fold, as each of a day's 144 periods does.
+ */
+const WINDOW_S = Number(process.env.DISK_DAY_WINDOW_S ?? 600);
+/** Folds run at 10-minute boundaries of the clock (UTC epoch multiples of FOLD_PERIOD_MS). */
+const FOLD_PERIOD_MS = 600_000;
+/** How long after a boundary the window opens: that boundary's fold has committed. */
+const AFTER_FOLD_S = 60;
+
+/**
+ * Seconds from now to AFTER_FOLD_S past the next fold boundary. The first fold after a start
+ * folds everything journaled since and its checkpoint copies the start's pages (the full book's
+ * first sides): a one-off that a window holding it counts as if it happened every period.
+ */
+function secondsPastNextFold(now = Date.now()): number {
+  return (Math.ceil(now / FOLD_PERIOD_MS) * FOLD_PERIOD_MS - now) / 1000 + AFTER_FOLD_S;
+}
 
 function dirBytes(dir: string): number {
   let total = 0;
@@ -180,13 +197,17 @@ async function serverWrites(settleSeconds: number, windowSeconds: number): Promi
   const dataDir = mkdtempSync(join(tmpdir(), 'disk-day-server-'));
   const server = await startSteadyServer(dataDir);
   try {
+    const ready = performance.now();
     await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
+    await new Promise((resolve) => setTimeout(resolve, secondsPastNextFold() * 1000));
+    const from = (performance.now() - ready) / 1000;
     const pid = server.child.pid!;
     const [written, kept] = [writtenBytes(pid), dirBytes(dataDir)];
     await new Promise((resolve) => setTimeout(resolve, windowSeconds * 1000));
     const [writtenAfter, keptAfter] = [writtenBytes(pid), dirBytes(dataDir)];
     console.log(
-      `real server, ${windowSeconds} s steady window from ${settleSeconds} s after first prices: ` +
+      `real server, ${windowSeconds} s steady window from ${from.toFixed(0)} s after first prices ` +
+        `(${AFTER_FOLD_S} s after the first fold): ` +
         `written (write_bytes) ${mb(writtenAfter - written)}, ${perDay(writtenAfter - written, windowSeconds)} per day; ` +
         `data dir growth ${mb(keptAfter - kept)}, ${perDay(keptAfter - kept, windowSeconds)} per day`,
     );
