@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { decodeChunk } from './rollup-chunks.ts';
 import { DAY, HOUR, MINUTE } from '../../domain/clock.ts';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { T0 } from '../contract-fixtures.ts';
@@ -29,9 +30,17 @@ function intoOneTable(old: Database.Database, tier: string, into: string, extra 
     .prepare<[], string>(`SELECT name FROM sqlite_master WHERE name GLOB 'rollups_${tier}_*'`)
     .pluck()
     .all();
+  const insert = old.prepare(`INSERT INTO ${into} VALUES (?, ?, ?, ?, ?${extra})`);
+  type Row = [number, number, Buffer | null, Buffer | null, Buffer | null];
   for (const name of tables) {
-    old.exec(`INSERT INTO ${into} SELECT series, bucket, ask, bid, sales${extra} FROM ${name};
-      DROP TABLE ${name}`);
+    for (const [bucket, series, ask, bid, sales] of old
+      .prepare<[], Row>(`SELECT bucket, series, ask, bid, sales FROM ${name}`)
+      .raw()
+      .all()) {
+      if (series >= 0) insert.run(series, bucket, ask, bid, sales);
+      else for (const [id, entry] of decodeChunk(series, ask!)) insert.run(id, bucket, ...entry);
+    }
+    old.exec(`DROP TABLE ${name}`);
   }
 }
 

@@ -10,7 +10,8 @@ import { ALL_SECTIONS, type RollupSection } from '../history-store.ts';
 import { RollupCodecError, SectionReader } from '../rollup-codec.ts';
 import { walkPage } from './rollup-pages.ts';
 import { PAGE_BUCKETS, SECTION_BITS, type SectionSource } from './page-format.ts';
-import { RANGE_HEADER_BYTES, type RollupStatements } from './rollup-statements.ts';
+import { chunkKey, decodeChunk, entryPiece } from './rollup-chunks.ts';
+import { CHUNK_PIECE, RANGE_HEADER_BYTES, type RollupStatements } from './rollup-statements.ts';
 
 /** The tiers derived from the 10-minute buckets until they are stored (stored-merges.ts). */
 export type MergedTier = '1h' | '1d';
@@ -108,12 +109,21 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
     if (period * perPage >= to) break;
     if ((period + 1) * perPage <= from || pages.some(([paged]) => paged === period)) continue;
     const select = statements.loose.of(period * perPage)!.selectRange(columns.join(','));
-    const rows = select.get({ series, from, to });
-    for (let at = 0; rows && at < rows.length; at = reader.offset()) {
-      const bucket = rows.readUInt32BE(at);
+    const rows = select.get({ series, from, to, chunk: chunkKey(series) });
+    for (let at = 0; rows && at < rows.length;) {
+      const [bucket, bits] = [rows.readUInt32BE(at), rows[at + RANGE_HEADER_BYTES - 1]!];
       pagesBefore(bucket);
-      reader.begin(rows, at + RANGE_HEADER_BYTES);
-      entry(bucket, rows[at + RANGE_HEADER_BYTES - 1]!);
+      if (bits !== CHUNK_PIECE) {
+        entry(bucket, bits, from, reader.begin(rows, at + RANGE_HEADER_BYTES));
+        at = reader.offset();
+        continue;
+      }
+      const start = at + RANGE_HEADER_BYTES + 4;
+      at = start + rows.readUInt32BE(start - 4);
+      const found = decodeChunk(chunkKey(series), rows.subarray(start, at)).get(series);
+      if (!found) continue;
+      const [sectionBits, sections] = entryPiece(found);
+      entry(bucket, sectionBits, from, reader.begin(sections));
     }
   }
   pagesBefore(Number.MAX_SAFE_INTEGER);

@@ -15,6 +15,7 @@ import type { SidePartial } from '../../pricing/rollups.ts';
 import { encodeSales, encodeSide, RollupCodecError, SectionReader } from '../rollup-codec.ts';
 import { VarintWriter } from '../varint-writer.ts';
 import { ColumnSections, toColumns } from './page-columns.ts';
+import { chunkKey, decodeChunk } from './rollup-chunks.ts';
 import { PAGE_BUCKETS, SECTION_BITS, type PageEntry, type SectionSource } from './page-format.ts';
 import type { SeriesRange, TierStatements } from './rollup-statements.ts';
 
@@ -129,6 +130,20 @@ export function unpackPage(tables: TierStatements, tier: Tier, series: number, b
   tables.deletePage.run(series, period);
 }
 
+/** The loose rows of series [series, last) in buckets [from, to), with the entries of their
+ * chunks (rollup-chunks.ts) that have no row of their own, by series then bucket. */
+function rowsOfRange(statements: TierStatements, range: SeriesRange) {
+  const loose = statements.loose.of(range.from)!;
+  const rows = loose.selectSeriesRange.all(range);
+  const own = new Set(rows.map(([series, bucket]) => `${series}/${bucket}`));
+  const chunks = { ...range, series: chunkKey(range.last - 1), last: chunkKey(range.series) + 1 };
+  for (const [key, bucket, blob] of range.series >= 0 ? loose.selectSeriesRange.all(chunks) : [])
+    for (const [series, entry] of decodeChunk(key, blob!))
+      if (series >= range.series && series < range.last && !own.has(`${series}/${bucket}`))
+        rows.push([series, bucket, ...entry]);
+  return rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
 /**
  * Packs the loose rows of series [series, last) in buckets [from, to) (one period) into one
  * page per series (`afterPack` runs after each: a read of the period then walks its page, not
@@ -141,7 +156,7 @@ export function packSeriesRange(
   range: SeriesRange,
   afterPack?: (series: number, period: number) => void,
 ): number {
-  const rows = statements.loose.of(range.from)!.selectSeriesRange.all(range);
+  const rows = rowsOfRange(statements, range);
   const periodOf = (at: number) => Math.floor(rows[at]![1] / PAGE_BUCKETS[tier]);
   for (let at = 0, end = 0; at < rows.length; at = end) {
     const [series] = rows[at]!;

@@ -8,11 +8,14 @@ import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
 import {
   decodeSales,
   decodeSide,
+  encodeSales,
   encodeSalesTransient,
+  encodeSide,
   encodeSideTransient,
   resetTransient,
 } from '../rollup-codec.ts';
 import { unpackPage } from './rollup-pages.ts';
+import { chunkKey, decodeChunk, encodeChunk, type ChunkEntries } from './rollup-chunks.ts';
 import { PAGE_BUCKETS, SECTION_BITS } from './page-format.ts';
 import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
 
@@ -27,8 +30,8 @@ export interface CachedRow {
   row: RollupRow;
   /** SECTION_BITS of the sections the current fold changed. */
   dirty: number;
-  /** The bucket has a stored row. */
-  stored: boolean;
+  /** Where the bucket is stored: a row of its own, an entry of its chunk, or not yet. */
+  stored: false | 'row' | 'chunk';
 }
 
 const ALL = SECTION_BITS.ask | SECTION_BITS.bid | SECTION_BITS.sales;
@@ -44,6 +47,19 @@ export function writeRow(to: TierStatements, { series, bucket, row }: RowAt, sec
   to.loose.of(bucket, true)!.upsertRow.run(series, bucket, ask, bid, sales);
 }
 
+/** Writes 10-minute rows of one bucket and chunk into it, with the entries it holds. */
+export function writeChunk(to: TierStatements, cache: RollupRowCache, rows: CachedRow[]): void {
+  const [{ bucket, series }] = rows as [CachedRow];
+  const entries = cache.chunk(bucket, chunkKey(series));
+  for (const { series, row } of rows) {
+    const side = (name: 'ask' | 'bid') => row[name] && encodeSide(name, row[name], row.start);
+    entries.set(series, [side('ask'), side('bid'), row.sales && encodeSales(row.sales)]);
+  }
+  to.loose
+    .of(bucket, true)!
+    .upsertRow.run(chunkKey(series), bucket, encodeChunk(entries), null, null);
+}
+
 function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
   return {
     start,
@@ -55,6 +71,7 @@ function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
 
 export class RollupRowCache {
   private rows = emptyTable();
+  private chunks = new Map<number, ChunkEntries>();
   /** Per tier, the end of the last period with a page when the transaction began. */
   private pagedTo: Partial<Record<Tier, number>> = {};
 
@@ -66,7 +83,7 @@ export class RollupRowCache {
 
   /** Call at the start and the end of each write transaction. */
   clear(): void {
-    [this.rows, this.pagedTo] = [emptyTable(), {}];
+    [this.rows, this.pagedTo, this.chunks] = [emptyTable(), {}, new Map()];
   }
 
   /** False when no row of the bucket holding `at` can be stored (it lies past the frontier). */
@@ -83,14 +100,31 @@ export class RollupRowCache {
     }
     const start = bucket * TIER_MS[tier];
     const statements = this.statements.tiers[tier];
-    let found: RowOfPeriod | undefined;
+    let [found, stored]: [RowOfPeriod | undefined, CachedRow['stored']] = [undefined, false];
     const paged = bucket / PAGE_BUCKETS[tier] < (this.pagedTo[tier] ??= statements.pagedTo.get()!);
     if (paged) unpackPage(statements, tier, series, bucket);
-    if (paged || bucket <= this.frontier[tier])
+    if (paged || bucket <= this.frontier[tier]) {
       found = statements.loose.of(bucket)?.selectRow.get(series, bucket);
+      if (found) stored = 'row';
+      else if (tier === '10m') {
+        const entry = this.chunk(bucket, chunkKey(series)).get(series);
+        if (entry) [found, stored] = [[bucket, ...entry], 'chunk'];
+      }
+    }
     const row = found ? decodeRow(start, found) : emptyRow(start);
-    const cached = { tier, series, bucket, row, dirty: 0, stored: found !== undefined };
+    const cached = { tier, series, bucket, row, dirty: 0, stored };
     held.push(cached);
     return cached;
+  }
+
+  /** The entries of a 10-minute bucket's chunk (kept until clear, to be added to). */
+  chunk(bucket: number, key: number): ChunkEntries {
+    const id = bucket * 2 ** 21 - key;
+    let entries = this.chunks.get(id);
+    if (entries) return entries;
+    const stored = this.statements.tiers['10m'].loose.of(bucket)?.selectRow.get(key, bucket);
+    entries = stored?.[1] ? decodeChunk(key, stored[1]) : new Map();
+    this.chunks.set(id, entries);
+    return entries;
   }
 }

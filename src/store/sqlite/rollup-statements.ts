@@ -10,6 +10,9 @@ import { PAGE_BUCKETS, SECTION_BITS } from './page-format.ts';
 
 /** Bytes before each row's sections in a range read: bucket (u32 BE), SECTION_BITS byte. */
 export const RANGE_HEADER_BYTES = 5;
+/** The byte after the bucket of a chunk's piece (rollup-chunks.ts): its length (u32 BE) and
+ * the chunk follow. */
+export const CHUNK_PIECE = 128;
 type Blob = Buffer | null;
 export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
 
@@ -19,6 +22,7 @@ export const keysOf = (table: string, key: string) => `WITH RECURSIVE
     (SELECT max(${key}) FROM ${table} WHERE ${key} < @to) + 1),
   b (k) AS (SELECT lo FROM r WHERE lo < hi UNION ALL SELECT k + 1 FROM b, r WHERE k + 1 < hi)`;
 export type KeyRange = { series: number; from: number; to: number };
+type RangeOfSeries = KeyRange & { chunk: number };
 export type SeriesRange = KeyRange & { last: number };
 
 /**
@@ -28,17 +32,18 @@ export type SeriesRange = KeyRange & { last: number };
  * the buckets ascend.
  */
 function rangeStatement(db: Database.Database, table: string) {
-  const prepared = new Map<string, Database.Statement<[KeyRange], Buffer | null>>();
+  const prepared = new Map<string, Database.Statement<[RangeOfSeries], Buffer | null>>();
   const prepare = (columns: string) => {
     const sections = columns.split(',') as (keyof typeof SECTION_BITS)[];
     const flags = sections.map((name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name]}`);
     const bytes = sections.map((name) => `ifnull(${name}, x'')`);
     return db
-      .prepare<[KeyRange], Buffer | null>(
+      .prepare<[RangeOfSeries], Buffer | null>(
         `${keysOf(table, 'bucket')} SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
-           SELECT unhex(printf('%08X%02X', bucket, ${flags.join(' + ')})) || ${bytes.join(' || ')}
-             AS piece
-           FROM b CROSS JOIN ${table} ON bucket = k AND series = @series)`,
+           SELECT coalesce((SELECT unhex(printf('%08X%02X', k, ${flags.join(' + ')}))
+             || ${bytes.join(' || ')} FROM ${table} WHERE bucket = k AND series = @series),
+           (SELECT unhex(printf('%08X%02X%08X', k, ${CHUNK_PIECE}, length(ask))) || ask
+             FROM ${table} WHERE bucket = k AND series = @chunk)) AS piece FROM b)`,
       )
       .pluck();
   };

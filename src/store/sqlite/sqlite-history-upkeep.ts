@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import type { CompactionStep, HistoryStore } from '../history-store.ts';
 import { expirePages, packSeriesRange } from './rollup-pages.ts';
+import { decodeChunk } from './rollup-chunks.ts';
 import { PAGE_BUCKETS } from './page-format.ts';
 import type { MergedTier } from './history-scan.ts';
 import type { RollupStatements } from './rollup-statements.ts';
@@ -29,7 +30,12 @@ function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: n
   const rows =
     period * width < cutoff ? loose.of(period * width)!.expiredRows.before.all(cutoff, limit) : [];
   const firsts = new Map<number, number>();
-  for (const [bucket, series] of rows) if (!firsts.has(series)) firsts.set(series, bucket);
+  const seriesOf = (bucket: number, series: number) =>
+    series >= 0
+      ? [series]
+      : decodeChunk(series, loose.of(bucket)!.selectRow.get(series, bucket)![1]!).keys();
+  for (const [bucket, key] of rows)
+    for (const series of seriesOf(bucket, key)) if (!firsts.has(series)) firsts.set(series, bucket);
   if (tier === '10m')
     for (const [series, first] of firsts) storeMergesOf(all, series, first, cutoff);
   if (rows.length < limit && (period + 1) * width <= cutoff) {

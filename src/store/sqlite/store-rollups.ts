@@ -17,7 +17,8 @@ import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts
 import { eachRecord, JournalSegments, moveTableJournal } from './journal-segments.ts';
 import { journalBatch, JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
 import { SECTION_BITS } from './page-format.ts';
-import { RollupRowCache, writeRow, type CachedRow } from './rollup-row-cache.ts';
+import { chunkKey } from './rollup-chunks.ts';
+import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-row-cache.ts';
 import { prepareRollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
 
@@ -96,10 +97,23 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
 
   const writeChanged = () => {
     changed.sort((a, b) => a.bucket - b.bucket || a.series - b.series); // appended in key order
+    let chunk: CachedRow[] = [];
+    const flushChunk = () => {
+      if (chunk.length > 0) writeChunk(statements.tiers['10m'], cache, chunk);
+      chunk = [];
+    };
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
-      writeRow(statements.tiers[row.tier], row, row.dirty);
+      if (row.tier !== '10m' || row.stored === 'row') {
+        writeRow(statements.tiers[row.tier], row, row.dirty);
+        continue;
+      }
+      const first = chunk[0];
+      if (first?.bucket !== row.bucket || chunkKey(first.series) !== chunkKey(row.series))
+        flushChunk();
+      chunk.push(row);
     }
+    flushChunk();
     changed.length = 0;
     cache.clear();
   };

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { journalDirOf } from './journal-segments.ts';
+import { decodeChunk } from './rollup-chunks.ts';
 
 /** The details of `EXPLAIN QUERY PLAN sql`, joined with '; '. */
 export function queryPlan(db: Database.Database, sql: string): string {
@@ -13,7 +14,10 @@ export function queryPlan(db: Database.Database, sql: string): string {
     .join('; ');
 }
 
-/** A tier's loose rows in all its periods' tables (marker rows left out), as a subquery. */
+/**
+ * A tier's loose rows in all its periods' tables (marker rows left out), chunks' entries as rows
+ * of their own (rollup-chunks.ts), as a subquery: a temporary table filled at each call.
+ */
 export function looseRows(db: Database.Database, tier: string): string {
   const tables = db
     .prepare<[], string>(
@@ -21,9 +25,19 @@ export function looseRows(db: Database.Database, tier: string): string {
     )
     .pluck()
     .all();
-  const union = tables.map((name) => `SELECT * FROM history.${name} WHERE bucket >= 0`);
-  const none = 'SELECT 0 AS bucket, 0 AS series, NULL AS ask, NULL AS bid, NULL AS sales WHERE 0';
-  return `(${union.join(' UNION ALL ') || none})`;
+  const name = `temp.loose_${tier}`;
+  db.exec(`DROP TABLE IF EXISTS ${name};
+    CREATE TABLE ${name} (bucket INTEGER, series INTEGER, ask BLOB, bid BLOB, sales BLOB)`);
+  const insert = db.prepare(`INSERT INTO ${name} VALUES (?, ?, ?, ?, ?)`);
+  type Row = [number, number, Buffer | null, Buffer | null, Buffer | null];
+  for (const table of tables) {
+    const rows = db.prepare<[], Row>(`SELECT * FROM history.${table} WHERE bucket >= 0`).raw();
+    for (const [bucket, series, ask, bid, sales] of rows.all()) {
+      if (series >= 0) insert.run(bucket, series, ask, bid, sales);
+      else for (const [id, entry] of decodeChunk(series, ask!)) insert.run(bucket, id, ...entry);
+    }
+  }
+  return `(SELECT * FROM ${name} ORDER BY bucket, series)`;
 }
 
 /** Journal bytes not folded yet: per segment of the prices file `file`, its size past its mark. */
