@@ -92,9 +92,21 @@ describe('journal entries a dead process left behind', () => {
         const blobs = takeSegments(file);
         assert.equal(blobs.length, 5, 'nothing was folded');
         const db = new Database(file);
+        const aggregateOf = (own: number) =>
+          db
+            .prepare(
+              `SELECT a.id FROM history_series s JOIN history_series a
+              ON (a.game, a.item_id, a.market) = (s.game, s.item_id, '') WHERE s.id = ?`,
+            )
+            .pluck()
+            .get(own) as number;
         const insert = db.prepare('INSERT INTO rollup_journal (entries) VALUES (?)');
         for (const blob of blobs)
-          insert.run(format === 'rows' ? rowFormatBlob((sink) => replayJournal(blob, sink)) : blob);
+          insert.run(
+            format === 'rows'
+              ? rowFormatBlob((sink) => replayJournal(blob, sink, aggregateOf))
+              : blob,
+          );
         // An earlier release folded through id 2 already: those entries are not folded again.
         if (format === 'folded') {
           db.prepare('ATTACH ? AS history').run(historyPathOf(file));

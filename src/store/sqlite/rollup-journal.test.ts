@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { marketCode } from '../../domain/market-codes.ts';
 import { MARKET_IDS } from '../../domain/markets.ts';
-import type { SideObservation } from '../../pricing/rollups.ts';
+import { entersAggregate, type SideObservation } from '../../pricing/rollups.ts';
 import { RollupCodecError } from '../rollup-codec.ts';
 import { JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
 import { rowFormatBlob } from './rollup-journal-support.ts';
@@ -12,6 +12,9 @@ type Entry =
   | { kind: 'side'; own: number; all: number; obs: SideObservation }
   | { kind: 'sale'; own: number; all: number; price: number; units: number; at: number };
 
+/** Stands for the series directory: the aggregate series of a market series' item. */
+const aggregateOf = (own: number) => own + 1;
+
 function replayed(blob: Uint8Array): Entry[] {
   const entries: Entry[] = [];
   const sink: JournalSink = {
@@ -19,14 +22,24 @@ function replayed(blob: Uint8Array): Entry[] {
     sale: (own, all, price, units, at) =>
       entries.push({ kind: 'sale', own, all, price, units, at }),
   };
-  replayJournal(blob, sink);
+  replayJournal(blob, sink, aggregateOf);
   return entries;
 }
+
+/** What a blob without the aggregate column replays: the item's aggregate where it enters. */
+const resolved = (entries: readonly Entry[]): Entry[] =>
+  plain(entries).map((entry) => {
+    const enters = entry.kind === 'sale' || entersAggregate(entry.obs);
+    return { ...entry, all: enters ? aggregateOf(entry.own) : 0 };
+  });
 
 function write(writer: JournalSink, entry: Entry): void {
   if (entry.kind === 'side') writer.side(entry.own, entry.all, entry.obs);
   else writer.sale(entry.own, entry.all, entry.price, entry.units, entry.at);
 }
+
+/** Four entries as the release before wrote them, the aggregate series in a column of its own. */
+const WITH_ALL_BLOB = 'S4sVgAQAAgACAgQBAwYCAgECAAECpBOLAo8D9AMEAQgFBAIIDcDJxsayaAAKyakHAw==';
 
 const count = fc.oneof(fc.nat(300), fc.maxSafeNat());
 const time = fc.oneof(
@@ -84,7 +97,7 @@ describe('rollup journal blobs', () => {
         const writer = new JournalWriter();
         for (const entry of entries) write(writer, entry);
         assert.equal(writer.count === 0, entries.length === 0);
-        assert.deepEqual(replayed(writer.take()), plain(entries));
+        assert.deepEqual(replayed(writer.take()), resolved(entries));
         assert.equal(writer.count, 0);
       }),
     );
@@ -98,9 +111,9 @@ describe('rollup journal blobs', () => {
     writer.clear();
     assert.equal(writer.count, 0);
     write(writer, second);
-    assert.deepEqual(replayed(writer.take()), [second]);
+    assert.deepEqual(replayed(writer.take()), resolved([second]));
     write(writer, first);
-    assert.deepEqual(replayed(writer.take()), [first]);
+    assert.deepEqual(replayed(writer.take()), resolved([first]));
   });
 
   test("a market fetch's entries take under half the bytes of the row format before", () => {
@@ -134,6 +147,33 @@ describe('rollup journal blobs', () => {
         assert.deepEqual(replayed(blob), plain(entries));
       }),
     );
+  });
+
+  test('blobs with the aggregate column (the release before) replay it as written', () => {
+    const blob = Buffer.from(WITH_ALL_BLOB, 'base64');
+    const at = 1_793_491_260_000;
+    const common = { size: 2, quantity: 2, at };
+    assert.deepEqual(replayed(blob), [
+      {
+        kind: 'side',
+        own: 3,
+        all: 1,
+        obs: { market: 'skinport', side: 'ask', price: 1234, ...common },
+      },
+      {
+        kind: 'side',
+        own: 4,
+        all: 1,
+        obs: { market: 'csfloat', side: 'bid', price: 1100, size: 1, quantity: 3, at },
+      },
+      {
+        kind: 'side',
+        own: 5,
+        all: 0,
+        obs: { market: 'buff163', side: 'bid', price: 900, size: 5, quantity: 7, at: at + 5 },
+      },
+      { kind: 'sale', own: 4, all: 1, price: 1150, units: 2, at: at - 60_000 },
+    ]);
   });
 
   test('blobs an older release journaled (float64 entries) still replay', () => {

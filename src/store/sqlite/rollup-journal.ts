@@ -5,10 +5,13 @@
  * appends it once the batch commits (journal-segments.ts) and folds it.
  *
  * A blob is FORMAT, then Brotli of varints: the entry count, then each FIELD's column of all
- * entries, each value the zigzag of its difference from the previous entry's (a market's fetch
- * journals its items in series order at one time): about 4 bytes an entry (issue 31). Blobs of
- * the earlier formats still replay: COMPACT (varints, entry after entry, times relative to the
- * first) and eight float64s an entry (the first byte, a kind's low byte, is 0).
+ * entries but the aggregate series, each value the zigzag of its difference from the previous
+ * entry's (a market's fetch journals its items in series order at one time): about 3 bytes an
+ * entry (issue 31). The aggregate series is the own series' item's, for an entry that enters the
+ * aggregate (entersAggregate, every sale), which the replay asks of `aggregateOf`; as a column it
+ * took a third of the blob, its ids in no order. Blobs of the earlier formats still replay: WITH_ALL
+ * (the same with that column), COMPACT (varints, entry after entry, times relative to the first)
+ * and eight float64s an entry (the first byte, a kind's low byte, is 0).
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { marketCode, marketOfCode } from '../../domain/market-codes.ts';
@@ -25,11 +28,10 @@ import { VarintWriter } from '../varint-writer.ts';
 import type { SeriesDirectory } from './series-directory.ts';
 
 /** Below 128, so one varint byte; never 0. */
-const FORMAT = 0x4b;
-const COMPACT = 0x4a;
+const [FORMAT, WITH_ALL, COMPACT] = [0x4c, 0x4b, 0x4a];
 const KIND = { ask: 0, bid: 1, sale: 2 } as const;
 /** Fields: kind, market code, the two series, price, size (a sale's units), quantity, time. */
-const FIELDS = 8;
+const [FIELDS, ALL_FIELD] = [8, 3];
 /** A difference this large is written as ESCAPE then the value (zigzag stays a safe integer). */
 const DELTA_LIMIT = 2 ** 51;
 const ESCAPE = 2 ** 52;
@@ -76,7 +78,8 @@ export class JournalWriter implements JournalSink {
   take(): Buffer {
     const head = new VarintWriter(16);
     head.put(this.count);
-    const body = Buffer.concat([head.result(), ...this.columns.map((column) => column.result())]);
+    const columns = this.columns.filter((_, field) => field !== ALL_FIELD);
+    const body = Buffer.concat([head.result(), ...columns.map((column) => column.result())]);
     this.clear();
     return Buffer.concat([Buffer.of(FORMAT), brotliCompressSync(body, BROTLI)]);
   }
@@ -129,18 +132,32 @@ export function journalBatch(
   return journal.count === 0 ? null : journal.take();
 }
 
-/** Hands `sink` the entry at `i` of `f` (FIELDS each), without a subarray or a closure per entry. */
-function emit(sink: JournalSink, f: Float64Array, i = 0): void {
+/**
+ * Hands `sink` the entry at `i` of `f` (FIELDS each), without a subarray or a closure per entry;
+ * its aggregate series from `aggregateOf` when the blob has none.
+ */
+function emit(sink: JournalSink, f: Float64Array, i: number, aggregateOf?: AggregateOf): void {
   const [kind, code, own, all] = [f[i]!, f[i + 1]!, f[i + 2]!, f[i + 3]!];
   const [price, size, quantity, at] = [f[i + 4]!, f[i + 5]!, f[i + 6]!, f[i + 7]!];
-  if (kind === KIND.sale) return sink.sale(own, all, price, size, at);
+  if (kind === KIND.sale) return sink.sale(own, aggregateOf?.(own) ?? all, price, size, at);
   const market = marketOfCode(code);
   if (!market) throw new RollupCodecError(`journal entry of unknown market ${code}`);
-  const side = kind === KIND.ask ? 'ask' : 'bid';
-  sink.side(own, all, { market, side, price, size, quantity, at });
+  const obs: SideObservation = {
+    market,
+    side: kind === KIND.ask ? 'ask' : 'bid',
+    price,
+    size,
+    quantity,
+    at,
+  };
+  const aggregate = !aggregateOf ? all : entersAggregate(obs) ? aggregateOf(own) : NO_SERIES;
+  sink.side(own, aggregate, obs);
 }
 
-function replayColumns(blob: Uint8Array, sink: JournalSink): void {
+/** The aggregate series of a market series' item (or a number past every series: none). */
+export type AggregateOf = (own: number) => number;
+
+function replayColumns(blob: Uint8Array, sink: JournalSink, aggregateOf?: AggregateOf): void {
   let body: Buffer;
   try {
     body = brotliDecompressSync(blob.subarray(1));
@@ -152,6 +169,7 @@ function replayColumns(blob: Uint8Array, sink: JournalSink): void {
   if (count > body.length) throw new RollupCodecError(`journal blob of ${count} entries is cut`);
   const entries = new Float64Array(count * FIELDS);
   for (let field = 0; field < FIELDS; field += 1) {
+    if (aggregateOf && field === ALL_FIELD) continue;
     for (let index = 0, value = 0; index < count; index += 1) {
       const delta = reader.next();
       value = delta === ESCAPE ? reader.next() : value + unzigzag(delta);
@@ -159,7 +177,7 @@ function replayColumns(blob: Uint8Array, sink: JournalSink): void {
     }
   }
   if (reader.offset() !== body.length) throw new RollupCodecError('journal blob runs on');
-  for (let from = 0; from < entries.length; from += FIELDS) emit(sink, entries, from);
+  for (let from = 0; from < entries.length; from += FIELDS) emit(sink, entries, from, aggregateOf);
 }
 
 /** COMPACT: the first entry's time, then per entry a head (kind + market << 2), fields, time. */
@@ -170,7 +188,7 @@ function replayCompact(blob: Uint8Array, sink: JournalSink): void {
     const head = reader.next();
     const [own, all, price, size, quantity] = [0, 0, 0, 0, 0].map(() => reader.next());
     const at = firstAt + unzigzag(reader.next());
-    emit(sink, Float64Array.of(head & 3, head >> 2, own!, all!, price!, size!, quantity!, at));
+    emit(sink, Float64Array.of(head & 3, head >> 2, own!, all!, price!, size!, quantity!, at), 0);
   }
 }
 
@@ -182,8 +200,9 @@ function replayFloats(blob: Uint8Array, sink: JournalSink): void {
 }
 
 /** Hands every entry of one journal blob to `sink`, in the order they were written. */
-export function replayJournal(blob: Uint8Array, sink: JournalSink): void {
-  if (blob[0] === FORMAT) replayColumns(blob, sink);
+export function replayJournal(blob: Uint8Array, sink: JournalSink, aggregateOf: AggregateOf): void {
+  if (blob[0] === FORMAT) replayColumns(blob, sink, aggregateOf);
+  else if (blob[0] === WITH_ALL) replayColumns(blob, sink);
   else if (blob[0] === COMPACT) replayCompact(blob, sink);
   else replayFloats(blob, sink);
 }

@@ -161,6 +161,12 @@ export function prepareRollupStatements(db: Database.Database) {
     insertSeries: db.prepare<[string, string, string]>(
       'INSERT INTO history_series (game, item_id, market) VALUES (?, ?, ?)',
     ),
+    aggregateOf: db
+      .prepare<[number], number>(
+        `SELECT a.id FROM history_series s JOIN history_series a
+         ON (a.game, a.item_id, a.market) = (s.game, s.item_id, '') WHERE s.id = ?`,
+      )
+      .pluck(),
     seriesMarkets: db
       .prepare<[string, string], [string]>(
         "SELECT market FROM history_series WHERE game = ? AND item_id = ? AND market <> ''",

@@ -22,7 +22,8 @@ type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 
 /**
  * Deletes the oldest loose rows below `cutoff`, at most `limit`, in key order (a period's table
- * whole once they all are); stores the merges of 10-minute ones first. Returns the rows deleted.
+ * whole once they all are); stores the merges of 10-minute ones first. Returns the buckets
+ * deleted (a chunk's entries each).
  */
 function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: number): number {
   const [{ loose }, width] = [all.tiers[tier], PAGE_BUCKETS[tier]];
@@ -34,16 +35,21 @@ function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: n
     series >= 0
       ? [series]
       : decodeChunk(series, loose.of(bucket)!.selectRow.get(series, bucket)![1]!).keys();
+  let buckets = 0;
   for (const [bucket, key] of rows)
-    for (const series of seriesOf(bucket, key)) if (!firsts.has(series)) firsts.set(series, bucket);
+    for (const series of seriesOf(bucket, key)) {
+      buckets += 1;
+      if (!firsts.has(series)) firsts.set(series, bucket);
+    }
   if (tier === '10m')
     for (const [series, first] of firsts) storeMergesOf(all, series, first, cutoff);
   if (rows.length < limit && (period + 1) * width <= cutoff) {
     loose.drop(period);
-    return rows.length + deleteLoose(all, tier, cutoff, limit - rows.length);
+    return buckets + deleteLoose(all, tier, cutoff, limit - rows.length);
   }
   const [bucket, series] = rows[rows.length - 1] ?? [-1, -1];
-  return rows.length && loose.of(period * width)!.expiredRows.through.run(bucket, series).changes;
+  if (rows.length > 0) loose.of(period * width)!.expiredRows.through.run(bucket, series);
+  return buckets;
 }
 
 /** Stores the hours or days (`tiers`) of a series' 10-minute day not stored yet. */

@@ -22,6 +22,12 @@ import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-r
 import { prepareRollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
 
+const growTo = (array: Int32Array, length: number) => {
+  const grown = new Int32Array(Math.max(length, array.length * 2));
+  grown.set(array);
+  return grown;
+};
+
 /** A fold is due once a period (a 10-minute bucket) has ended, or after `batches` batches (an
  * import, a backfill); checked after each batch and every checkMs. */
 export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 1000 };
@@ -93,6 +99,13 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   const changed: CachedRow[] = [];
   const known = { last: 0 };
   const sink = rowSink(cache, changed, known);
+  /** Per series id, its item's aggregate series (ids never change): 0 until looked up. */
+  let aggregates = new Int32Array(0);
+  const aggregateOf = (own: number) => {
+    if (own >= aggregates.length) aggregates = growTo(aggregates, own + 1);
+    aggregates[own] ||= statements.aggregateOf.get(own) ?? 0;
+    return aggregates[own] || Number.MAX_SAFE_INTEGER;
+  };
   const periodOf = (at: number) => Math.floor(at / FOLD_POLICY.closeMs);
 
   const writeChanged = () => {
@@ -133,7 +146,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     known.last = statements.lastSeries.get()!; // after the segments' commits
     read.forEach(({ name }, index) => {
       const length = eachRecord(data[index]!, (blob) => {
-        replayJournal(blob, sink);
+        replayJournal(blob, sink, aggregateOf);
         if (changed.length >= ROWS_PER_WRITE) writeChanged();
       });
       statements.markSegment.run(name, (marks.get(name) ?? 0) + length);
