@@ -1,7 +1,8 @@
 /**
  * The decoded rollup rows of one fold transaction, so journal entries hitting the same buckets
  * neither re-read nor re-decode them; each transaction starts empty (a decoded row is about 650
- * bytes of heap). Rows are read to be written: a packed period is unpacked first (rollup-pages).
+ * bytes of heap), and the chunks of 10-minute rows it read or writes (rollup-chunks.ts). Rows
+ * are read to be written: a packed period is unpacked first (rollup-pages).
  */
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';

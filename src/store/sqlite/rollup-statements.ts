@@ -28,8 +28,8 @@ export type SeriesRange = KeyRange & { last: number };
 /**
  * Range read of some sections as ONE blob, oldest bucket first: per row RANGE_HEADER_BYTES of
  * header, then the sections' bytes (better-sqlite3 allocates a Buffer per BLOB returned, which
- * cost more than the read). It seeks the key once per bucket in order; the reader checks that
- * the buckets ascend.
+ * cost more than the read). It seeks the key once per bucket in order, and the bucket's chunk
+ * (@chunk) where the series has no row of its own; the reader checks that the buckets ascend.
  */
 function rangeStatement(db: Database.Database, table: string) {
   const prepared = new Map<string, Database.Statement<[RangeOfSeries], Buffer | null>>();
