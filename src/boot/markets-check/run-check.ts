@@ -14,7 +14,7 @@ import type { FetchFailure } from '../../domain/fetch-failure.ts';
 import type { FxTable } from '../../domain/fx.ts';
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
-import type { IngestBatch } from '../../domain/quote.ts';
+import type { IngestBatch, SideSnapshot } from '../../domain/quote.ts';
 import { runCycle } from '../../ingest/cycle.ts';
 import { FX_MAX_AGE_MS } from '../../ingest/fx-refresher.ts';
 import { resolveItem } from '../../catalog/resolve-item.ts';
@@ -96,11 +96,12 @@ export async function checkMarket(live: LiveMarket, deps: CheckDeps): Promise<Ma
   try {
     for (const game of connector.info.games) {
       const from = seen.length;
+      const priced: SideSnapshot[] = [];
       const outcome = await runCycle(adapter, game, {
         catalogs: deps.catalogs,
         fx: () => deps.fx,
         fxMaxAgeMs: FX_MAX_AGE_MS,
-        book: { apply: () => undefined },
+        book: { apply: (batch) => priced.push(...pricedSides(batch)) },
         store: { writeBatch: async () => ({ sides: 0, sales: 0, listings: 0 }) },
         clock: deps.clock,
         onBookError: () => undefined,
@@ -116,7 +117,7 @@ export async function checkMarket(live: LiveMarket, deps: CheckDeps): Promise<Ma
         parsed: record.observationCount,
         unmapped: record.unmappedCount,
         rejected: record.rejectedCount,
-        sample: outcome.batch ? samplePrice(outcome.batch, deps.catalogs[game]) : null,
+        sample: outcome.error ? null : samplePrice(priced, deps.catalogs[game]),
         failure,
       });
     }
@@ -159,9 +160,16 @@ function exchangeSummary(exchanges: readonly Exchange[]) {
   };
 }
 
-/** The first example item the batch prices (ask first), else the first priced item. */
-export function samplePrice(batch: IngestBatch, catalog: Catalog | undefined): SamplePrice | null {
-  const priced = batch.sides.filter((side) => side.levels.length > 0);
+/** The sides of a committed slice that carry a price (a check keeps them for its sample). */
+function pricedSides(batch: IngestBatch): SideSnapshot[] {
+  return batch.sides.filter((side) => side.levels.length > 0);
+}
+
+/** The first example item the poll priced (ask first), else the first priced item. */
+export function samplePrice(
+  priced: readonly SideSnapshot[],
+  catalog: Catalog | undefined,
+): SamplePrice | null {
   const wanted = EXAMPLE_ITEMS.map((name) => (catalog ? resolveItem(catalog, name)?.id : null));
   const rank = (itemId: string) => {
     const index = wanted.indexOf(itemId);

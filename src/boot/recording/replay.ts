@@ -114,7 +114,7 @@ export async function replayRecording(dir: string, deps: ReplayDeps): Promise<Re
     summary.polls += 1;
     if (!outcome.record.ok) summary.failedPolls += 1;
     summary.observations += outcome.record.observationCount;
-    summary.sides += outcome.batch?.sides.length ?? 0;
+    summary.sides += outcome.committed.sides;
   }
   return summary;
 }
