@@ -102,7 +102,7 @@ function journalEntries(path: string): string[] {
       entries.push(JSON.stringify({ price, units, at })),
   };
   for (const name of readdirSync(dir)) {
-    eachRecord(readFileSync(join(dir, name)), (blob) => replayJournal(blob, sink));
+    eachRecord(readFileSync(join(dir, name)), (blob) => replayJournal(blob, sink, () => 0));
   }
   return entries.sort();
 }

@@ -126,10 +126,10 @@ describe('retention', () => {
     assert.deepEqual(
       writes,
       [
-        [bucket, 1],
-        [bucket + 1, 1],
+        [bucket, 2],
+        [bucket + 1, 2],
       ],
-      'one row (the chunk of both series) per bucket, written once',
+      "the aggregate's row and the market's chunk per bucket, each written once",
     );
     const series = { game: 'cs2' as const, itemId: 'cs2_a', market: 'csfloat' as const };
     const [, open] = await store.readRollups(series, '10m', t0, t0 + HOUR);

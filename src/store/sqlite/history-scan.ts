@@ -10,7 +10,7 @@ import { ALL_SECTIONS, type RollupSection } from '../history-store.ts';
 import { RollupCodecError, SectionReader } from '../rollup-codec.ts';
 import { walkPage } from './rollup-pages.ts';
 import { PAGE_BUCKETS, SECTION_BITS, type SectionSource } from './page-format.ts';
-import { chunkKey, decodeChunk, entryPiece } from './rollup-chunks.ts';
+import { chunkKey, chunkRow } from './rollup-chunks.ts';
 import { CHUNK_PIECE, RANGE_HEADER_BYTES, type RollupStatements } from './rollup-statements.ts';
 
 /** The tiers derived from the 10-minute buckets until they are stored (stored-merges.ts). */
@@ -120,10 +120,8 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
       }
       const start = at + RANGE_HEADER_BYTES + 4;
       at = start + rows.readUInt32BE(start - 4);
-      const found = decodeChunk(chunkKey(series), rows.subarray(start, at)).get(series);
-      if (!found) continue;
-      const [sectionBits, sections] = entryPiece(found);
-      entry(bucket, sectionBits, from, reader.begin(sections));
+      const found = chunkRow(chunkKey(series), rows.subarray(start, at), series);
+      if (found) entry(bucket, found.bits, from, reader.begin(found.body, found.at));
     }
   }
   pagesBefore(Number.MAX_SAFE_INTEGER);

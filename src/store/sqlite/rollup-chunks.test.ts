@@ -12,7 +12,7 @@ import {
   chunkKey,
   decodeChunk,
   encodeChunk,
-  entryPiece,
+  chunkRow,
   firstOfChunk,
   type ChunkEntries,
 } from './rollup-chunks.ts';
@@ -63,10 +63,16 @@ describe('rollup chunks', () => {
     assert.throws(() => decodeChunk(-1, cut), RollupCodecError);
   });
 
-  test('an entry reads as a row: its section bits and its sections in order', () => {
-    const [bits, sections] = entryPiece([null, Buffer.of(5, 6), Buffer.of(7)]);
-    assert.equal(bits, 2 | 4);
-    assert.deepEqual(sections, Buffer.of(5, 6, 7));
+  test("a read finds one series' sections in place: their bits and offset", () => {
+    const entries: ChunkEntries = new Map([
+      [firstOfChunk(-2), [Buffer.of(1, 2), null, null]],
+      [firstOfChunk(-2) + 5, [null, Buffer.of(5, 6), Buffer.of(7)]],
+    ]);
+    const blob = encodeChunk(entries);
+    const found = chunkRow(-2, blob, firstOfChunk(-2) + 5)!;
+    assert.equal(found.bits, 2 | 4);
+    assert.deepEqual(found.body.subarray(found.at), Buffer.of(5, 6, 7));
+    assert.equal(chunkRow(-2, blob, firstOfChunk(-2) + 1), null);
   });
 
   test("a series' own row wins over its chunk's entry in reads, folds and packing", async () => {

@@ -33,6 +33,9 @@ export interface CachedRow {
   dirty: number;
   /** Where the bucket is stored: a row of its own, an entry of its chunk, or not yet. */
   stored: false | 'row' | 'chunk';
+  /** Written as a row of its own, never into a chunk: an aggregate's, so that reads of an
+   * item's history (aggregates, mostly) inflate no chunk. */
+  ownRow: boolean;
 }
 
 const ALL = SECTION_BITS.ask | SECTION_BITS.bid | SECTION_BITS.sales;
@@ -92,7 +95,7 @@ export class RollupRowCache {
     return bucketIndex(at, tier) <= this.frontier[tier];
   }
 
-  get(tier: Tier, series: number, at: number): CachedRow {
+  get(tier: Tier, series: number, at: number, ownRow = false): CachedRow {
     const bucket = bucketIndex(at, tier);
     const table = this.rows[tier];
     const held = (table[series] ??= []);
@@ -113,7 +116,7 @@ export class RollupRowCache {
       }
     }
     const row = found ? decodeRow(start, found) : emptyRow(start);
-    const cached = { tier, series, bucket, row, dirty: 0, stored };
+    const cached = { tier, series, bucket, row, dirty: 0, stored, ownRow };
     held.push(cached);
     return cached;
   }

@@ -62,8 +62,8 @@ describe('sqlite history', () => {
     await store.flushRollups();
     assert.equal(
       changes(store) - folding,
-      1 + 1 + 1 + 1,
-      "history lock, one chunk of the 3 series' 10-minute buckets (hours and days are derived), the segment's mark, frontiers",
+      1 + 2 + 1 + 1,
+      "history lock, 10-minute buckets: the aggregate's row and the two markets' chunk (hours and days are derived), the segment's mark, frontiers",
     );
     const rows = () => store.db.prepare(`SELECT * FROM ${looseRows(store.db, '10m')}`).all();
     const stored = rows();

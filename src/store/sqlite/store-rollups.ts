@@ -47,7 +47,8 @@ function rowSink(cache: RollupRowCache, changed: CachedRow[], known: { last: num
   const rows: RowLookup = (scope, tier: Tier) => {
     const series = scope === 'market' ? own : all;
     if (series > known.last) return null;
-    const cached = tier !== '10m' && !cache.mayHold(tier, at) ? null : cache.get(tier, series, at);
+    const held = tier !== '10m' && !cache.mayHold(tier, at);
+    const cached = held ? null : cache.get(tier, series, at, scope === 'aggregate');
     if (tier !== '10m' && !cached?.stored) return null;
     touched.push(cached!);
     return cached!.row;
@@ -117,7 +118,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     };
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
-      if (row.tier !== '10m' || row.stored === 'row') {
+      if (row.tier !== '10m' || row.stored === 'row' || row.ownRow) {
         writeRow(statements.tiers[row.tier], row, row.dirty);
         continue;
       }
