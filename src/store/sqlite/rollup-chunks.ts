@@ -1,9 +1,10 @@
 /**
- * A closed 10-minute bucket's rows in chunks (issue 31): a fold writes the rows of CHUNK_SERIES
- * consecutive series ids as ONE loose row, keyed (bucket, chunkKey: a series below 0), its
- * entries deflated in the `ask` column, so a bucket costs its compressed sections instead of a
- * B-tree cell and a key per series. A series' own row (rows of earlier releases, an unpacked
- * page) wins over its entry in a chunk; the fold writes a row back where it found it.
+ * A closed 10-minute bucket's rows in chunks (issue 31): a fold writes the market rows of
+ * CHUNK_SERIES consecutive series ids as ONE loose row, keyed (bucket, chunkKey: a series below
+ * 0), its entries deflated in the `ask` column, so a bucket costs its compressed sections instead
+ * of a B-tree cell and a key per series. A series' own row (an aggregate's, rows of earlier
+ * releases, an unpacked page) wins over its entry in a chunk; the fold writes a row back where
+ * it found it.
  *
  * Before deflate: the entry count, then per entry (series order) its series less the chunk's
  * first and the lengths of its ask, bid and sales sections (0: none), then each entry's sections
