@@ -78,8 +78,7 @@ export class JournalWriter implements JournalSink {
   take(): Buffer {
     const head = new VarintWriter(16);
     head.put(this.count);
-    const columns = this.columns.filter((_, field) => field !== ALL_FIELD);
-    const body = Buffer.concat([head.result(), ...columns.map((column) => column.result())]);
+    const body = Buffer.concat([head.result(), ...this.columns.map((column) => column.result())]);
     this.clear();
     return Buffer.concat([Buffer.of(FORMAT), brotliCompressSync(body, BROTLI)]);
   }
@@ -92,6 +91,7 @@ export class JournalWriter implements JournalSink {
     this.earliestAt = this.count === 0 ? at : Math.min(this.earliestAt, at);
     this.count += 1;
     for (let index = 0; index < FIELDS; index += 1) {
+      if (index === ALL_FIELD) continue; // not journaled: the replay looks it up
       const [value, column] = [fields[index]!, this.columns[index]!];
       const delta = value - this.last[index]!;
       this.last[index] = value;

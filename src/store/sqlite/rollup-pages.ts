@@ -137,7 +137,7 @@ function rowsOfRange(statements: TierStatements, range: SeriesRange) {
   const rows = loose.selectSeriesRange.all(range);
   const own = new Set(rows.map(([series, bucket]) => `${series}/${bucket}`));
   const chunks = { ...range, series: chunkKey(range.last - 1), last: chunkKey(range.series) + 1 };
-  for (const [key, bucket, blob] of range.series >= 0 ? loose.selectSeriesRange.all(chunks) : [])
+  for (const [key, bucket, blob] of loose.selectSeriesRange.all(chunks))
     for (const [series, entry] of decodeChunk(key, blob!))
       if (series >= range.series && series < range.last && !own.has(`${series}/${bucket}`))
         rows.push([series, bucket, ...entry]);

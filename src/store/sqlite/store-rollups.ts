@@ -4,7 +4,8 @@
  * one transaction holding the history file's write lock, replays the segments past their marks
  * into the decoded rows it touches (rollup-row-cache.ts: 10m rows, 1h and 1d rows only where
  * stored), dropping snapshots already counted (recordSide), and writes each changed row once
- * (10-minute rows into their chunks, rollup-chunks.ts) with the new marks: every entry is folded once, whoever folds or dies. It folds (FOLD_POLICY) the
+ * (10-minute market rows into their chunks, rollup-chunks.ts) with the new marks: every entry is
+ * folded once, whoever folds or dies. It folds (FOLD_POLICY) the
  * periods that have ended, so a 10-minute row is written once, complete; before reads, what it
  * journaled; before an upkeep step, also the open period if an entry of it observed a time before
  * the step's. A store that only reads folds on open only (by default).
@@ -47,8 +48,8 @@ function rowSink(cache: RollupRowCache, changed: CachedRow[], known: { last: num
   const rows: RowLookup = (scope, tier: Tier) => {
     const series = scope === 'market' ? own : all;
     if (series > known.last) return null;
-    const held = tier !== '10m' && !cache.mayHold(tier, at);
-    const cached = held ? null : cache.get(tier, series, at, scope === 'aggregate');
+    const unstored = tier !== '10m' && !cache.mayHold(tier, at);
+    const cached = unstored ? null : cache.get(tier, series, at, scope === 'aggregate');
     if (tier !== '10m' && !cached?.stored) return null;
     touched.push(cached!);
     return cached!.row;
