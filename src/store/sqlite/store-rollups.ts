@@ -110,8 +110,15 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   };
   const periodOf = (at: number) => Math.floor(at / FOLD_POLICY.closeMs);
 
+  /** The row's key in its loose table: its chunk's (a key below 0) or its own series. */
+  const keyOf = (row: CachedRow) => {
+    const own = row.tier !== '10m' || row.stored === 'row' || row.ownRow;
+    return own ? row.series : chunkKey(row.series);
+  };
   const writeChanged = () => {
-    changed.sort((a, b) => a.bucket - b.bucket || a.series - b.series); // appended in key order
+    // Appended in key order: chunk keys fall as series rise, and rows inserted in falling key
+    // order split B-tree pages half empty (a bucket's table 42% unused against 17%).
+    changed.sort((a, b) => a.bucket - b.bucket || keyOf(a) - keyOf(b) || a.series - b.series);
     let chunk: CachedRow[] = [];
     const flushChunk = () => {
       if (chunk.length > 0) writeChunk(statements.tiers['10m'], cache, chunk);
@@ -119,13 +126,13 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     };
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
-      if (row.tier !== '10m' || row.stored === 'row' || row.ownRow) {
+      const key = keyOf(row);
+      if (key >= 0) {
         writeRow(statements.tiers[row.tier], row, row.dirty);
         continue;
       }
       const first = chunk[0];
-      if (first?.bucket !== row.bucket || chunkKey(first.series) !== chunkKey(row.series))
-        flushChunk();
+      if (first?.bucket !== row.bucket || chunkKey(first.series) !== key) flushChunk();
       chunk.push(row);
     }
     flushChunk();
