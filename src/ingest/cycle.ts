@@ -33,12 +33,11 @@ import type { RejectionEvent } from './rejections.ts';
 /**
  * Items per slice. A full-catalog poll (about 25k items) written at once kept every normalised
  * ladder alive until its commit, so the scavenges during the poll copied and promoted them.
- * In bench/cycle-scavenges.ts slices of 5,000 cut the cycles' scavenge time by a third at the
- * same wall time (2,000 cost about 10% more wall time, 250 twice it), and 12,500 kept most of
- * that (12-16% more scavenge time than 5,000). Each slice is a transaction, which rewrites the
- * prices file's per-commit pages: 12,500 wrote 2.71 GB a day against 2.95 (disk-day, side by side).
+ * 5,000 items make a full poll five transactions of up to 10k sides (about 50 ms each here): in
+ * bench/cycle-scavenges.ts this cut the cycles' scavenge time by a third at the same wall time,
+ * while 2,000 items cost about 10% more wall time in per-transaction work and 250 items twice it.
  */
-export const SLICE_ITEMS = 12_500;
+export const SLICE_ITEMS = 5_000;
 
 export interface CycleDeps {
   catalogs: Partial<Record<Game, Catalog>>;
