@@ -5,10 +5,10 @@
  * into the decoded rows it touches (rollup-row-cache.ts: 10m rows, 1h and 1d rows only where
  * stored), dropping snapshots already counted (recordSide), and writes each changed row once
  * (10-minute market rows into their chunks, rollup-chunks.ts) with the new marks: every entry is
- * folded once, whoever folds or dies. It folds (FOLD_POLICY) the
- * periods that have ended, so a 10-minute row is written once, complete; before reads, what it
- * journaled; before an upkeep step, also the open period if an entry of it observed a time before
- * the step's. A store that only reads folds on open only (by default).
+ * folded once, whoever folds or dies. It folds (FOLD_POLICY) the periods that have ended, so a
+ * 10-minute row is written once, complete; before reads, what it journaled; before an upkeep
+ * step, also the open period if an entry of it observed a time before the step's. A store that
+ * only reads folds on open only (by default).
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
