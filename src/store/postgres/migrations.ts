@@ -18,6 +18,7 @@
  *   partition per UTC month created on demand before a write touches it, plus a DEFAULT
  *   partition as a safety net. Retention drops whole months instead of deleting rows.
  */
+import type { Tier } from '../../pricing/rollup-buckets.ts';
 import type { PostgresMigration } from './migrate.ts';
 import { POSTGRES_SCHEMA_TABLES } from '../schema-tables.ts';
 import { POSTGRES_BUCKET_HISTORY_SCHEMA } from './bucket-history.ts';
@@ -195,6 +196,20 @@ CREATE TABLE job_progress (
  */
 export const ROLLUP_FILLFACTOR = 80;
 
+/**
+ * The hourly and daily rows are rewritten by every fold while their bucket is open (an hour's
+ * row 5 times after the fold that inserts it, a day's 143 times), each fold rewriting most rows
+ * of the open bucket at once. Pages half empty hold a new version of every row on them, so each
+ * rewrite is a HOT update: the primary key's leaf pages, one per series, are not touched (at
+ * 80, three rewrites in four went to another page and added a key entry), and the next fold's
+ * read prunes the old versions. Closed hours and days keep the half-empty pages.
+ */
+export const OPEN_ROLLUP_FILLFACTOR = 50;
+
+/** Fill factor of a rollup tier's table (10m: written once when its bucket closes). */
+export const tierFillfactor = (tier: Tier): number =>
+  tier === '10m' ? ROLLUP_FILLFACTOR : OPEN_ROLLUP_FILLFACTOR;
+
 // Existing 10m and 1h months (and their DEFAULT partitions) take the rollups' fill factor for
 // the pages they fill from now on; new months are created with it (partitions.ts).
 const rollupFillfactor = `
@@ -223,6 +238,22 @@ CREATE TABLE rollup_journal (
 );
 `;
 
+// The hourly months (and their DEFAULT partition) and the daily table take the fill factor of
+// rows rewritten while open for the pages they fill from now on; new hourly months are created
+// with it (partitions.ts).
+const openRollupFillfactor = `
+ALTER TABLE rollups_1d SET (fillfactor = ${OPEN_ROLLUP_FILLFACTOR});
+DO $$
+DECLARE part regclass;
+BEGIN
+  FOR part IN SELECT i.inhrelid::regclass FROM pg_inherits i
+    WHERE i.inhparent = 'rollups_1h'::regclass
+  LOOP
+    EXECUTE format('ALTER TABLE %s SET (fillfactor = ${OPEN_ROLLUP_FILLFACTOR})', part);
+  END LOOP;
+END $$;
+`;
+
 export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 1,
@@ -241,6 +272,7 @@ export const PRICE_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 7, name: 'progress of resumable jobs', sql: jobProgress },
   { version: 8, name: 'fill factor of the rollup months', sql: rollupFillfactor },
   { version: 9, name: 'rollup journal', sql: rollupJournal },
+  { version: 10, name: 'fill factor of the hourly and daily rollups', sql: openRollupFillfactor },
 ];
 
 /** The ledger table of the price store's migrations. */

@@ -12,7 +12,12 @@ import {
 } from './partitions.ts';
 import { createPool } from './driver.ts';
 import { migrate } from './migrate.ts';
-import { PRICE_LEDGER, PRICE_MIGRATIONS, ROLLUP_FILLFACTOR } from './migrations.ts';
+import {
+  OPEN_ROLLUP_FILLFACTOR,
+  PRICE_LEDGER,
+  PRICE_MIGRATIONS,
+  ROLLUP_FILLFACTOR,
+} from './migrations.ts';
 import { createPostgresPriceStore } from './postgres-price-store.ts';
 import type { PostgresPriceStore } from './postgres-price-store.ts';
 import {
@@ -185,7 +190,7 @@ describe('PostgreSQL partitions', needsPostgres, () => {
       ).map((row) => [row.name, row.options]),
     );
 
-  test('rollup months leave room for HOT rewrites; a schema from before gets it too', async () => {
+  test('rollup tables leave room for HOT rewrites (hours and days the most); a schema from before gets it too', async () => {
     const schema = testSchemaName();
     schemas.push(schema);
     const pool = createPool({ connectionString: DATABASE_URL, schema });
@@ -197,8 +202,9 @@ describe('PostgreSQL partitions', needsPostgres, () => {
     );
     await pool.end();
     await openStore(schema);
-    const wanted = [`fillfactor=${ROLLUP_FILLFACTOR}`];
-    for (const table of ['rollups_10m', 'rollups_1h']) {
+    const fillfactor = { rollups_10m: ROLLUP_FILLFACTOR, rollups_1h: OPEN_ROLLUP_FILLFACTOR };
+    for (const [table, percent] of Object.entries(fillfactor)) {
+      const wanted = [`fillfactor=${percent}`];
       const months = await fillfactors(schema, table);
       assert.deepEqual(Object.keys(months).sort(), [
         `${table}_default`,
@@ -209,6 +215,12 @@ describe('PostgreSQL partitions', needsPostgres, () => {
         assert.deepEqual(options, wanted, name);
       }
     }
+    const daily = await adminQuery<{ options: string[] | null }>(
+      `SELECT reloptions AS options FROM pg_class WHERE oid = 'rollups_1d'::regclass`,
+      [],
+      schema,
+    );
+    assert.deepEqual(daily[0]?.options, [`fillfactor=${OPEN_ROLLUP_FILLFACTOR}`]);
     assert.deepEqual(Object.values(await fillfactors(schema, 'sales')), [null, null, null]);
   });
 });

@@ -40,7 +40,7 @@ import { PostgresSeriesDirectory } from './history-series.ts';
 import { insertJournal, PARTITIONED_TIERS, rollupTable } from './history-statements.ts';
 import { loadFxRates, loadSalesStats, saveFxRates, upsertSalesStats } from './live-tables.ts';
 import { migrate } from './migrate.ts';
-import { PRICE_LEDGER, PRICE_MIGRATIONS, ROLLUP_FILLFACTOR } from './migrations.ts';
+import { PRICE_LEDGER, PRICE_MIGRATIONS, tierFillfactor } from './migrations.ts';
 import { nextMonthStart, partitionManager } from './partitions.ts';
 import type { PartitionManager } from './partitions.ts';
 import {
@@ -184,7 +184,7 @@ export function createPostgresPriceStore(options: PostgresPriceStoreOptions): Po
     partitionManager(pool, {
       table: rollupTable(tier),
       column: 'start',
-      fillfactor: ROLLUP_FILLFACTOR,
+      fillfactor: tierFillfactor(tier),
     }),
   );
   const directory = new PostgresSeriesDirectory();

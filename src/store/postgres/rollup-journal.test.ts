@@ -161,6 +161,51 @@ describe('PostgreSQL rollup journal and fold', needsPostgres, () => {
     assert.equal(day?.ask?.prices.n, 3);
   });
 
+  test('the next fold rewrites an open hour’s and day’s rows on their own pages', async () => {
+    const schema = testSchemaName();
+    const store = await openStore(schema);
+    const items = 400;
+    const poll = (offsetMs: number) =>
+      batch({
+        sides: Array.from({ length: items }, (_, item) => ({
+          ...ask('skinport', 1000 + item, offsetMs),
+          itemId: `item-${item}`,
+        })),
+      });
+    const pages = async () =>
+      Object.fromEntries(
+        await Promise.all(
+          (['1h', '1d'] as const).map(async (tier) => {
+            const rows = await adminQuery<{ series: string; at: string }>(
+              `SELECT series::text, ctid::text AS at FROM rollups_${tier} ORDER BY series`,
+              [],
+              schema,
+            );
+            const blocks = rows.map((row) => `${row.series}@${row.at.split(',')[0]!.slice(1)}`);
+            return [tier, blocks] as const;
+          }),
+        ),
+      );
+    await store.writeBatch(poll(MINUTE));
+    await store.flushRollups();
+    const inserted = await pages();
+    assert.equal(inserted['1h']!.length, 2 * items, 'a row per item and per aggregate');
+    await store.writeBatch(poll(11 * MINUTE));
+    await store.flushRollups();
+    assert.deepEqual(
+      await pages(),
+      inserted,
+      'every new version on its row’s page: a HOT update, no new key entry',
+    );
+    const [hour] = await store.readRollups(
+      { ...SERIES.skinport, itemId: 'item-7' },
+      '1h',
+      0,
+      T0 + HOUR,
+    );
+    assert.equal(hour?.ask?.prices.n, 2);
+  });
+
   test('a schema of migration 8 with rollup rows migrates; new batches merge into its rows', async () => {
     const schema = testSchemaName();
     schemas.push(schema);
