@@ -102,15 +102,17 @@ export function holdQuotes(holdMs: number): (fetch: Observation[]) => Observatio
 
 /**
  * On-disk bytes per table of one attached file (dbstat: pages including B-tree overhead and
- * free space in them).
+ * free space in them). Pages times the file's own page size: dbstat's pgsize of an attached
+ * file is the main file's (1 KiB for the prices file, 4 KiB for the history file).
  */
 export function tableBytes(db: Database.Database, schema = 'main'): Map<string, number> {
+  const pageSize = db.pragma(`${schema}.page_size`, { simple: true }) as number;
   const rows = db
-    .prepare<[string], { name: string; bytes: number }>(
-      'SELECT name, SUM(pgsize) AS bytes FROM dbstat(?) GROUP BY name',
+    .prepare<[string], { name: string; pages: number }>(
+      'SELECT name, count(*) AS pages FROM dbstat(?) GROUP BY name',
     )
     .all(schema);
-  return new Map(rows.map((row) => [row.name, row.bytes]));
+  return new Map(rows.map((row) => [row.name, row.pages * pageSize]));
 }
 
 /** What a read store holds: 180 days of every item at a daily step, a few items densely. */

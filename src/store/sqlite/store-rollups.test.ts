@@ -129,8 +129,9 @@ describe('folding the rollup journal', () => {
     const store = createSqlitePriceStore({ path: join(dir, 'prices.db') });
     await store.init();
     const inFile = (name: string) => statSync(join(dir, name)).size;
+    const pragma = (name: string) => store.db.pragma(name, { simple: true }) as number;
     const inWal = (schema: string) =>
-      (store.db.pragma(`${schema}.page_count`, { simple: true }) as number) * 4096;
+      pragma(`${schema}.page_count`) * pragma(`${schema}.page_size`);
     const sides = Array.from({ length: 2_000 }, (_, index) => ({
       ...ask('skinport', 1000 + index, MINUTE),
       itemId: `item-${index}`,
