@@ -1,5 +1,5 @@
 /**
- * Opening a store connection: the prices file with its pragmas (1 KiB pages when new, WAL,
+ * Opening a store connection: the prices file with its pragmas (1 KiB pages, WAL,
  * synchronous=NORMAL, busy timeout, page cache) and, once migrated, the history file attached
  * beside it.
  */
