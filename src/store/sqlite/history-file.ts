@@ -1,11 +1,8 @@
 /**
- * The history file: the rollup tables in a SQLite file beside the prices file (`prices.db` →
- * `prices.history.db`), attached to every connection as schema `history`, so a fold holds this
- * file's write lock only. It records the bytes folded per journal segment (journal_marks;
- * fold_mark.journal_id: the last `rollup_journal` id an earlier release folded) and per tier
- * the highest bucket ever stored (fold_mark). Earlier layouts are converted when attached. A
- * rollback journal, not WAL (issue 31): pages a fold appends or takes from the freelist are
- * written once; a WAL file of earlier releases is checkpointed away on attach.
+ * The history file (`prices.history.db`, attached as schema `history`) in a rollback journal: the
+ * rollup tables, the fold marks (per segment the bytes folded, per tier the highest bucket stored)
+ * and the retention cutoffs; earlier layouts and WAL are converted on attach. Design:
+ * docs/history-storage.md, "Rollups, maintained on write" and "SQLite layout".
  */
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -14,20 +11,11 @@ import { PAGE_BUCKETS } from './page-format.ts';
 export const HISTORY_SCHEMA = 'history';
 
 /** The history file of a prices file (':memory:' stays in memory). */
-export function historyPathOf(pricesPath: string): string {
-  if (pricesPath === ':memory:') return ':memory:';
-  const stem = pricesPath.endsWith('.db') ? pricesPath.slice(0, -3) : pricesPath;
-  return `${stem}.history.db`;
-}
+export const historyPathOf = (pricesPath: string) =>
+  pricesPath === ':memory:' ? pricesPath : pricesPath.replace(/(\.db)?$/, '.history.db');
 
-// Per tier, the pages and a table of loose rows per period. A series is an item on one market
-// or its aggregate (history_series); a loose row per (bucket, series) holds the ask, bid and
-// sales sections in the rollup codec (NULL: none observed), bucket = floor(start / width); a
-// page holds a series' period floor(bucket / PAGE_BUCKETS). Both are keyed time first (appends
-// at the right edge); a packed period's rows go with a DROP TABLE (a DELETE rewrites each leaf
-// it takes rows from). Pages are a rowid table: WITHOUT ROWID repeats rows in interior pages.
 const ROW_COLUMNS = 'series, bucket, ask, bid, sales';
-/** Per kind: the time key, the columns, and the table (keyed time first) under a name. */
+/** Per kind (docs/history-storage.md, "SQLite layout"): the time key, the columns, the table. */
 const TABLES = {
   rollups: ['bucket', ROW_COLUMNS, 'ask BLOB, bid BLOB, sales BLOB', ', WITHOUT ROWID'],
   pages: ['period', 'series, period, data', 'data BLOB NOT NULL', ''],
@@ -48,8 +36,7 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.fold_mark (
 INSERT OR IGNORE INTO ${HISTORY_SCHEMA}.fold_mark (id, journal_id) VALUES (1, 0);
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.journal_marks (segment TEXT PRIMARY KEY,
   offset INTEGER NOT NULL) STRICT, WITHOUT ROWID;
--- Per tier, the retention cutoff reached (a bucket index): pages are deleted whole once their
--- period has expired, and reads skip their buckets below it until then.
+-- Per tier, the retention cutoff reached (a bucket index): reads skip the buckets below it.
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (
   tier TEXT PRIMARY KEY,
   bucket INTEGER NOT NULL
@@ -57,16 +44,10 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (
 `;
 
 function columnsOf(db: Database.Database, table: string, schema = HISTORY_SCHEMA): string[] {
-  const rows = db.pragma(`${schema}.table_info(${table})`) as { name: string }[];
-  return rows.map((row) => row.name);
+  return (db.pragma(`${schema}.table_info(${table})`) as { name: string }[]).map((row) => row.name);
 }
 
-/**
- * Loose rows in one table per tier (every layout before tables per period, rollups kept in the
- * prices file before the split; a row of the run layout stands for a run of equal buckets) are
- * copied into their periods' tables, pages keyed series first into a table keyed time first;
- * then the old table is dropped (and the copy renamed). A crash in between copies again.
- */
+/** Converts every earlier layout, copy then drop (docs/history-storage.md, "SQLite layout"). */
 function moveEarlierLayouts(db: Database.Database): void {
   for (const table of TIERS.flatMap((tier) => [`rollups_${tier}`, `pages_${tier}`])) {
     for (const schema of ['main', HISTORY_SCHEMA]) {

@@ -1,11 +1,7 @@
 /**
- * The rollup journal's files (issue 31): once its transaction commits, a batch's blob
- * (rollup-journal.ts) is appended as a record (length and CRC-32, 4 bytes each little-endian,
- * then the blob) to the segment of this store and of the 10-minute period of the commit time,
- * `prices.journal/<period>-<store id>`, written once (the `rollup_journal` table of earlier
- * releases wrote each byte to the WAL and again at the checkpoint). Only its store appends to a
- * segment, under a new id after a failed append, so a record torn by a kill is its last: reading
- * stops at the first record whose frame does not check. store-rollups.ts folds and unlinks them.
+ * The rollup journal's segment files, `prices.journal/<period>-<store id>`, each appended by its
+ * store only: records of a length and a CRC-32 (u32 LE each) then a blob; a read stops at the first
+ * record that does not check (docs/history-storage.md, "The journal's segment files").
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';

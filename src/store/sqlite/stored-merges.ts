@@ -1,8 +1,6 @@
 /**
- * Hours and days are derived from their 10-minute buckets (exact: rollups.ts) until stored, as
- * loose rows: a day once packing pages its 10-minute buckets, hours (and a day not stored yet)
- * once retention removes them, in that transaction. A stored one wins over the merge (the fold
- * merges late data into it; data dirs that stored every hour or day keep them).
+ * Hours and days are merged from their 10-minute buckets until packing or retention stores them
+ * (docs/history-storage.md, "Derived hours and days"); a stored one wins over the merge.
  */
 import { TIER_MS, TIERS } from '../../pricing/rollup-buckets.ts';
 import type { RollupRow } from '../../pricing/rollups.ts';
