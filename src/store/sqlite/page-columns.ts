@@ -1,22 +1,8 @@
 /**
- * The column form of a page body (rollup-pages.ts): its writer and its one reader. It moves
- * every field of the row-major body into a column of its own kind (all the gaps, all the ask
- * minimums, ...), which deflate compresses far better, stores each section's minimum as the
- * difference from the previous bucket's, and leaves out what the rest of a section implies:
- * - sum − n·min: the sketch's bins hold every price, so it is their sums' total − n·min
- *   (0 when min = max and the sketch is implied);
- * - the first bin's step (0: the minimum is in the first bin), the last bin's step (the
- *   maximum is in the last bin) and the last bin's count (the counts add up to n);
- * - the sum of a first or last bin holding a single price: the minimum or the maximum.
- * Only bodies the codec wrote follow these rules, so a column form is kept only once its
- * sections, as ColumnSections reads them and the codec re-encodes them, give the body back.
- * ColumnSections reads them straight into rollup partials, as SectionReader does from the
- * codec's bytes, so a range read over pages decodes each field once.
- *
- * Columns: a varint bit set of the columns present (bit i: column i), then per present column
- * its byte length and its varints. A bid tally's top is stored from the side's maximum (the
- * highest bid is the maximum of its market's bids, so one market's top costs a zero); pages
- * of earlier releases stored it from the minimum (`topFromMax` false).
+ * The column form of a page body (rollup-pages.ts): its writer, and its reader straight into
+ * rollup partials. What it stores and leaves out: docs/history-storage.md, "SQLite layout". Bytes:
+ * a varint bit set of the columns present (bit i: column i), then per present column its byte
+ * length and its varints; earlier pages store a bid's top from the minimum (topFromMax false).
  */
 import { marketOfCode } from '../../domain/market-codes.ts';
 import type { Side } from '../../domain/observation.ts';
@@ -26,24 +12,10 @@ import { RollupCodecError, SectionReader, tallyInto, unzigzag, zigzag } from '..
 import { VarintWriter } from '../varint-writer.ts';
 import type { SectionSource } from './page-format.ts';
 
-/** A section's columns, from its kind's base (a tally's fields from `market` on, in TALLY order). */
-const FIELD = {
-  min: 0,
-  spread: 1,
-  lastAt: 2,
-  bins: 3,
-  binStep: 4,
-  binCount: 5,
-  binSum: 6,
-  tallies: 7,
-  market: 8,
-  n: 9,
-  size: 10,
-  quantity: 11,
-  top: 12,
-} as const;
-const GAP = 0;
-const BITS = 1;
+/** A section's columns, from its kind's base (a tally's fields from MARKET on, in TALLY order). */
+const [MIN, SPREAD, LAST_AT, BINS, BIN_STEP, BIN_COUNT, BIN_SUM] = [0, 1, 2, 3, 4, 5, 6];
+const [TALLIES, MARKET, N, SIZE, QUANTITY, TOP] = [7, 8, 9, 10, 11, 12];
+const [GAP, BITS] = [0, 1];
 /** The first column of each section kind: 0 ask, 1 bid, 2 sales (their SECTION_BITS: 1, 2, 4). */
 const BASES: readonly number[] = [2, 15, 28];
 const SALES = BASES[2]!;
@@ -61,34 +33,34 @@ class ColumnWriter {
   side(kind: number, { prices, markets, lastAt }: SidePartial): void {
     const base = BASES[kind]!;
     this.prices(kind, prices);
-    this.put(base + FIELD.lastAt, lastAt === null ? 0 : zigzag(lastAt) + 1);
-    this.put(base + FIELD.tallies, markets.length / TALLY_STRIDE);
+    this.put(base + LAST_AT, lastAt === null ? 0 : zigzag(lastAt) + 1);
+    this.put(base + TALLIES, markets.length / TALLY_STRIDE);
     for (let at = 0; at < markets.length; at += TALLY_STRIDE) {
       for (let field = 0; field < (kind === 0 ? 3 : 4); field += 1)
-        this.put(base + FIELD.market + field, markets[at + field]!);
-      if (kind === 1) this.put(base + FIELD.top, zigzag(prices.max - markets[at + TALLY.top]!));
+        this.put(base + MARKET + field, markets[at + field]!);
+      if (kind === 1) this.put(base + TOP, zigzag(prices.max - markets[at + TALLY.top]!));
     }
   }
 
   sales(tally: PriceTally): void {
-    this.put(SALES + FIELD.n, tally.n);
+    this.put(SALES + N, tally.n);
     this.prices(2, tally);
   }
 
   /** The minimum, the spread and the bins as the codec stores them, less what they imply. */
   private prices(kind: number, { min, max, sketch }: PriceTally): void {
     const base = BASES[kind]!;
-    this.put(base + FIELD.min, zigzag(min - this.previousMin[kind]!));
-    this.put(base + FIELD.spread, max - min);
+    this.put(base + MIN, zigzag(min - this.previousMin[kind]!));
+    this.put(base + SPREAD, max - min);
     this.previousMin[kind] = min;
     const last = min === max ? -3 : sketch.length - 3;
-    this.put(base + FIELD.bins, last / 3 + 1);
+    this.put(base + BINS, last / 3 + 1);
     for (let at = 0; at <= last; at += 3) {
       const count = sketch[at + 1]!;
-      if (at > 0 && at < last) this.put(base + FIELD.binStep, sketch[at]! - sketch[at - 3]!);
-      if (at < last) this.put(base + FIELD.binCount, count);
+      if (at > 0 && at < last) this.put(base + BIN_STEP, sketch[at]! - sketch[at - 3]!);
+      if (at < last) this.put(base + BIN_COUNT, count);
       if (count !== 1 || (at > 0 && at < last))
-        this.put(base + FIELD.binSum, sketch[at + 2]! - count * binLow(sketch[at]!));
+        this.put(base + BIN_SUM, sketch[at + 2]! - count * binLow(sketch[at]!));
     }
   }
 }
@@ -129,7 +101,6 @@ export class ColumnSections implements SectionSource {
     lastAt: null,
   };
 
-  /** Splits the column form into one reader per column. */
   constructor(
     bytes: Uint8Array,
     private readonly topFromMax: boolean,
@@ -162,23 +133,20 @@ export class ColumnSections implements SectionSource {
     const kind = side === 'ask' ? 0 : 1;
     const base = BASES[kind]!;
     const min = this.min(kind);
-    const max = min + this.take(base + FIELD.spread);
-    const lastAtCode = this.take(base + FIELD.lastAt);
+    const max = min + this.take(base + SPREAD);
+    const lastAtCode = this.take(base + LAST_AT);
     const markets = into?.markets ?? [];
-    markets.length = this.take(base + FIELD.tallies) * 5;
-    const codes = this.columns[base + FIELD.market]!;
-    const counts = this.columns[base + FIELD.n]!;
-    const sizes = this.columns[base + FIELD.size]!;
+    markets.length = this.take(base + TALLIES) * 5;
     let n = 0;
     for (let at = 0; at < markets.length; at += 5) {
-      const market = codes.next();
+      const market = this.take(base + MARKET);
       if (marketOfCode(market) === undefined)
         throw new RollupCodecError('unknown market code in rollup data');
       markets[at] = market;
-      n += markets[at + TALLY.n] = counts.next();
-      markets[at + TALLY.size] = sizes.next();
-      markets[at + TALLY.quantity] = kind === 0 ? 0 : this.take(base + FIELD.quantity);
-      const top = kind === 0 ? 0 : unzigzag(this.take(base + FIELD.top));
+      n += markets[at + TALLY.n] = this.take(base + N);
+      markets[at + TALLY.size] = this.take(base + SIZE);
+      markets[at + TALLY.quantity] = kind === 0 ? 0 : this.take(base + QUANTITY);
+      const top = kind === 0 ? 0 : unzigzag(this.take(base + TOP));
       markets[at + TALLY.top] = kind === 0 ? 0 : this.topFromMax ? max - top : min + top;
     }
     const sketch = into?.prices.sketch ?? [];
@@ -190,15 +158,14 @@ export class ColumnSections implements SectionSource {
     return into;
   }
 
-  /** Reads past a side (into a scratch side, without its sketch). */
   skipSide(side: Side): void {
     this.side(side, 0, this.skipped, false);
   }
 
   sales(into?: PriceTally): PriceTally {
-    const n = this.take(SALES + FIELD.n);
+    const n = this.take(SALES + N);
     const min = this.min(2);
-    const max = min + this.take(SALES + FIELD.spread);
+    const max = min + this.take(SALES + SPREAD);
     const sketch = into?.sketch ?? [];
     return tallyInto(into, n, this.sketch(SALES, n, min, max, sketch, true), min, max, sketch);
   }
@@ -208,7 +175,7 @@ export class ColumnSections implements SectionSource {
   }
 
   private min(kind: number): number {
-    const min = this.previousMin[kind]! + unzigzag(this.take(BASES[kind]! + FIELD.min));
+    const min = this.previousMin[kind]! + unzigzag(this.take(BASES[kind]! + MIN));
     if (min < 0) throw new RollupCodecError('negative minimum in page columns');
     this.previousMin[kind] = min;
     return min;
@@ -216,23 +183,18 @@ export class ColumnSections implements SectionSource {
 
   /** Reads a sketch's bins into `out` (left empty without `keep`); returns the prices' sum. */
   private sketch(base: number, n: number, min: number, max: number, out: Sketch, keep: boolean) {
-    const bins = this.take(base + FIELD.bins);
+    const bins = this.take(base + BINS);
     out.length = keep ? Math.max(bins, 1) * 3 : 0;
     if (bins === 0 && keep) setBin(out, 0, binOf(min), n, n * min);
     if (bins === 0) return n * min;
-    const steps = this.columns[base + FIELD.binStep]!;
-    const counts = this.columns[base + FIELD.binCount]!;
-    const sums = this.columns[base + FIELD.binSum]!;
-    let bin = binOf(min);
-    let counted = 0;
-    let sum = 0;
+    let [bin, counted, sum] = [binOf(min), 0, 0];
     for (let index = 0; index < bins; index += 1) {
       const isLast = index === bins - 1;
-      if (index > 0) bin = isLast ? binOf(max) : bin + steps.next();
+      if (index > 0) bin = isLast ? binOf(max) : bin + this.take(base + BIN_STEP);
       const low = binLow(bin);
-      const count = isLast ? n - counted : counts.next();
+      const count = isLast ? n - counted : this.take(base + BIN_COUNT);
       const edge = index === 0 ? min : isLast ? max : -1;
-      const binSum = count === 1 && edge >= 0 ? edge : low * count + sums.next();
+      const binSum = count === 1 && edge >= 0 ? edge : low * count + this.take(base + BIN_SUM);
       if (count < 0 || binSum < low * count)
         throw new RollupCodecError('inconsistent page columns');
       if (keep) setBin(out, index * 3, bin, count, binSum);

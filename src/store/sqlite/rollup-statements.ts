@@ -1,20 +1,17 @@
 /**
  * The SQL of the history rollups, prepared once per connection: the series directory (prices
- * file), the fold marks and per tier (history-file.ts) the loose rows and the pages: upserts for
- * the folder, range reads for the HistoryStore, the per-series work of the upkeep pass.
+ * file), the fold marks and per tier (history-file.ts) the loose rows and the pages.
  */
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { createTable, HISTORY_SCHEMA } from './history-file.ts';
-import { PAGE_BUCKETS, SECTION_BITS } from './page-format.ts';
+import { PAGE_BUCKETS, SECTION_BITS, type PageEntry } from './page-format.ts';
 
 /** Bytes before each row's sections in a range read: bucket (u32 BE), SECTION_BITS byte. */
 export const RANGE_HEADER_BYTES = 5;
-/** The byte after the bucket of a chunk's piece (rollup-chunks.ts): its length (u32 BE) and
- * the chunk follow. */
+/** The byte after the bucket of a chunk's piece (rollup-chunks.ts), then length (u32 BE), chunk. */
 export const CHUNK_PIECE = 128;
-type Blob = Buffer | null;
-export type RowOfPeriod = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
+export type RowOfPeriod = PageEntry;
 
 /** `table`'s lowest to highest key in [@from, @to) to seek (a bucket -1 marker adds none). */
 export const keysOf = (table: string, key: string) => `WITH RECURSIVE
@@ -26,10 +23,8 @@ type RangeOfSeries = KeyRange & { chunk: number };
 export type SeriesRange = KeyRange & { last: number };
 
 /**
- * Range read of some sections as ONE blob, oldest bucket first: per row RANGE_HEADER_BYTES of
- * header, then the sections' bytes (better-sqlite3 allocates a Buffer per BLOB returned, which
- * cost more than the read). It seeks the key once per bucket in order, and the bucket's chunk
- * (@chunk) where the series has no row of its own; the reader checks that the buckets ascend.
+ * Range read of some sections as ONE blob (docs/history-storage.md, "SQLite layout"): per bucket
+ * the series' row, or else its chunk's (@chunk); the reader checks that the buckets ascend.
  */
 function rangeStatement(db: Database.Database, table: string) {
   const prepared = new Map<string, Database.Statement<[RangeOfSeries], Buffer | null>>();
@@ -62,9 +57,11 @@ function oldest<Row extends unknown[]>(db: Database.Database, table: string, key
   };
 }
 
-function pageStatements(db: Database.Database, tier: Tier) {
+/** A tier's loose tables and its pages. */
+function tierStatements(db: Database.Database, tier: Tier) {
   const table = `${HISTORY_SCHEMA}.pages_${tier}`;
   return {
+    loose: looseTables(db, tier),
     /** The pages of periods in [@from, @to), oldest first. */
     selectPages: db
       .prepare<[KeyRange], [period: number, data: Buffer]>(
@@ -88,7 +85,7 @@ function pageStatements(db: Database.Database, tier: Tier) {
 function rowStatements(db: Database.Database, table: string) {
   return {
     /** NULL sections leave the stored ones alone (a section, once there, is never removed). */
-    upsertRow: db.prepare<[number, number, Blob, Blob, Blob]>(`
+    upsertRow: db.prepare<[series: number, ...RowOfPeriod]>(`
       INSERT INTO ${table} (series, bucket, ask, bid, sales) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (bucket, series) DO UPDATE SET ask = coalesce(excluded.ask, ask),
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales)`),
@@ -110,9 +107,8 @@ function rowStatements(db: Database.Database, table: string) {
 }
 
 /**
- * A tier's loose rows, a table per period: the periods that have one, oldest first (listed again
- * if the schema changed, by lockHistory and by reads), and the statements of a bucket's period's
- * table, created when `create`.
+ * A tier's loose tables: its periods, oldest first (listed again once the schema changed), and
+ * the statements of a bucket's period's table (created when `create`).
  */
 function looseTables(db: Database.Database, tier: Tier) {
   const prefix = `rollups_${tier}_`;
@@ -140,11 +136,6 @@ function looseTables(db: Database.Database, tier: Tier) {
   };
   return loose;
 }
-
-const tierStatements = (db: Database.Database, tier: Tier) => ({
-  loose: looseTables(db, tier),
-  ...pageStatements(db, tier),
-});
 
 export type TierStatements = ReturnType<typeof tierStatements>;
 
