@@ -1,17 +1,9 @@
 /**
- * A batch's rollup journal blob, made inside its transaction (series ids are created there):
- * every side snapshot that observes something and every newly stored sale. Values the rollup
- * codec could not store fail their batch here rather than every later fold. store-rollups.ts
- * appends it once the batch commits (journal-segments.ts) and folds it.
- *
- * A blob is FORMAT, then Brotli of varints: the entry count, then each FIELD's column of all
- * entries but the aggregate series, each value the zigzag of its difference from the previous
- * entry's (a market's fetch journals its items in series order at one time): about 3 bytes an
- * entry (issue 31). The aggregate series is the own series' item's, for an entry that enters the
- * aggregate (entersAggregate, every sale), which the replay asks of `aggregateOf`; as a column it
- * took a third of the blob, its ids in no order. Blobs of the earlier formats still replay: WITH_ALL
- * (the same with that column), COMPACT (varints, entry after entry, times relative to the first)
- * and eight float64s an entry (the first byte, a kind's low byte, is 0).
+ * A batch's rollup journal blob, made inside its transaction (series ids are created there), and
+ * its replay into a fold (docs/history-storage.md, "Rollups, maintained on write"). A blob is
+ * FORMAT, then Brotli of varints: the entry count, then each FIELD's column but the aggregate
+ * series, each value the zigzag of its difference from the previous entry's. Blobs of the earlier
+ * formats still replay: WITH_ALL (with that column), COMPACT and eight float64s an entry.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { marketCode, marketOfCode } from '../../domain/market-codes.ts';
@@ -33,9 +25,9 @@ const KIND = { ask: 0, bid: 1, sale: 2 } as const;
 /** Fields: kind, market code, the two series, price, size (a sale's units), quantity, time. */
 const [FIELDS, ALL_FIELD] = [8, 3];
 /** A difference this large is written as ESCAPE then the value (zigzag stays a safe integer). */
-const DELTA_LIMIT = 2 ** 51;
-const ESCAPE = 2 ** 52;
-/** Quality 4 compresses the columns about as well as 9, at a third of a microsecond an entry. */
+const [DELTA_LIMIT, ESCAPE] = [2 ** 51, 2 ** 52];
+/** The aggregate series slot of an observation that stays out of the aggregate. */
+const NO_SERIES = 0;
 const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 export interface JournalSink {
@@ -43,11 +35,8 @@ export interface JournalSink {
   sale(own: number, all: number, price: number, units: number, at: number): void;
 }
 
-/** Times are whole ms from 0 to 2^50 (the year 37,648). */
-function requireTime(at: number): void {
-  if (Number.isInteger(at) && at >= 0 && at <= 2 ** 50) return;
-  throw new RollupCodecError(`rollup time must be whole ms from 0 to 2^50, got ${at}`);
-}
+/** The aggregate series of a market series' item (or a number past every series: none). */
+export type AggregateOf = (own: number) => number;
 
 /** Collects one batch's entries; `take()` returns them as one blob and starts over. */
 export class JournalWriter implements JournalSink {
@@ -87,7 +76,8 @@ export class JournalWriter implements JournalSink {
   private entry(...fields: number[]): void {
     const at = fields[FIELDS - 1]!;
     for (const value of fields) requireStorable(value);
-    requireTime(at);
+    if (!Number.isInteger(at) || at < 0 || at > 2 ** 50)
+      throw new RollupCodecError(`rollup time must be whole ms from 0 to 2^50, got ${at}`);
     this.earliestAt = this.count === 0 ? at : Math.min(this.earliestAt, at);
     this.count += 1;
     for (let index = 0; index < FIELDS; index += 1) {
@@ -100,9 +90,6 @@ export class JournalWriter implements JournalSink {
     }
   }
 }
-
-/** The aggregate series slot of an observation that stays out of the aggregate. */
-const NO_SERIES = 0;
 
 /** A batch's blob (null when it observed nothing); call inside the batch's transaction. */
 export function journalBatch(
@@ -132,30 +119,18 @@ export function journalBatch(
   return journal.count === 0 ? null : journal.take();
 }
 
-/**
- * Hands `sink` the entry at `i` of `f` (FIELDS each), without a subarray or a closure per entry;
- * its aggregate series from `aggregateOf` when the blob has none.
- */
+/** Hands `sink` the entry at `i` of `f`; its aggregate series from `aggregateOf` if given. */
 function emit(sink: JournalSink, f: Float64Array, i: number, aggregateOf?: AggregateOf): void {
   const [kind, code, own, all] = [f[i]!, f[i + 1]!, f[i + 2]!, f[i + 3]!];
   const [price, size, quantity, at] = [f[i + 4]!, f[i + 5]!, f[i + 6]!, f[i + 7]!];
   if (kind === KIND.sale) return sink.sale(own, aggregateOf?.(own) ?? all, price, size, at);
   const market = marketOfCode(code);
   if (!market) throw new RollupCodecError(`journal entry of unknown market ${code}`);
-  const obs: SideObservation = {
-    market,
-    side: kind === KIND.ask ? 'ask' : 'bid',
-    price,
-    size,
-    quantity,
-    at,
-  };
+  const side = kind === KIND.ask ? 'ask' : 'bid';
+  const obs: SideObservation = { market, side, price, size, quantity, at };
   const aggregate = !aggregateOf ? all : entersAggregate(obs) ? aggregateOf(own) : NO_SERIES;
   sink.side(own, aggregate, obs);
 }
-
-/** The aggregate series of a market series' item (or a number past every series: none). */
-export type AggregateOf = (own: number) => number;
 
 function replayColumns(blob: Uint8Array, sink: JournalSink, aggregateOf?: AggregateOf): void {
   let body: Buffer;

@@ -1,14 +1,7 @@
 /**
- * The rollup side of one SQLite store object. A batch is encoded in its transaction
- * (rollup-journal.ts) and appended to the journal once it commits (journal-segments.ts). A fold,
- * one transaction holding the history file's write lock, replays the segments past their marks
- * into the decoded rows it touches (rollup-row-cache.ts: 10m rows, 1h and 1d rows only where
- * stored), dropping snapshots already counted (recordSide), and writes each changed row once
- * (10-minute market rows into their chunks, rollup-chunks.ts) with the new marks: every entry is
- * folded once, whoever folds or dies. It folds (FOLD_POLICY) the periods that have ended, so a
- * 10-minute row is written once, complete; before reads, what it journaled; before an upkeep
- * step, also the open period if an entry of it observed a time before the step's. A store that
- * only reads folds on open only (by default).
+ * The rollup side of one SQLite store object: a batch's journal blob, made in its transaction and
+ * appended once it commits, and the folds that replay the journal into the history file's rows,
+ * each one transaction (docs/history-storage.md, "Rollups, maintained on write").
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
@@ -23,18 +16,10 @@ import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-r
 import { prepareRollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
 
-const growTo = (array: Int32Array, length: number) => {
-  const grown = new Int32Array(Math.max(length, array.length * 2));
-  grown.set(array);
-  return grown;
-};
-
-/** A fold is due once a period (a 10-minute bucket) has ended, or after `batches` batches (an
- * import, a backfill); checked after each batch and every checkMs. */
+/** A fold is due once a period (10 minutes) has ended or after `batches` batches (an import). */
 export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 1000 };
 
-/** Changed rows a fold holds decoded at most (its heap): past it, they are written and dropped,
- * and the fold goes on in its transaction (the page cache holds the pages until it commits). */
+/** Changed rows a fold holds decoded at most: past it, it writes them and goes on replaying. */
 const ROWS_PER_WRITE = 50_000;
 
 /**
@@ -104,7 +89,11 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   /** Per series id, its item's aggregate series (ids never change): 0 until looked up. */
   let aggregates = new Int32Array(0);
   const aggregateOf = (own: number) => {
-    if (own >= aggregates.length) aggregates = growTo(aggregates, own + 1);
+    if (own >= aggregates.length) {
+      const grown = new Int32Array(Math.max(own + 1, aggregates.length * 2));
+      grown.set(aggregates);
+      aggregates = grown;
+    }
     aggregates[own] ||= statements.aggregateOf.get(own) ?? 0;
     return aggregates[own] || Number.MAX_SAFE_INTEGER;
   };
@@ -116,8 +105,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     return own ? row.series : chunkKey(row.series);
   };
   const writeChanged = () => {
-    // Appended in key order: chunk keys fall as series rise, and rows inserted in falling key
-    // order split B-tree pages half empty (a full-catalog bucket's table 42% unused, now 22%).
+    // In key order (chunk keys fall as series rise): rows in falling order split pages half empty.
     changed.sort((a, b) => a.bucket - b.bucket || keyOf(a) - keyOf(b) || a.series - b.series);
     let chunk: CachedRow[] = [];
     const flushChunk = () => {
@@ -234,7 +222,6 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
       const through = open ? Number.MAX_SAFE_INTEGER : periodOf(options.clock.now()) - 1;
       if (unfoldedFrom <= through) fold(through);
     },
-    /** Folds everything journaled so far. */
     flushAll: async (): Promise<void> => foldAll(),
     async close(): Promise<void> {
       clearInterval(timer);
