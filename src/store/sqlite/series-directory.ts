@@ -8,20 +8,16 @@ import type { MarketId } from '../../domain/markets.ts';
 import { marketOrder } from '../../pricing/rollups.ts';
 import type { RollupStatements } from './rollup-statements.ts';
 
+export const AGGREGATE_MARKET = '';
 /** Cached items before the cache starts over (each holds up to one id per market). */
 const MAX_CACHED_ITEMS = 100_000;
 
-export const AGGREGATE_MARKET = '';
-
 /** An item's ids by slot: 0 the aggregate, 1 + market code a market (holes unknown). */
 type ItemIds = (number | undefined)[];
-
 /** Per game, per item id. */
 type IdTable = Map<string, ItemIds>;
 
-function slotOf(market: MarketId | null): number {
-  return market === null ? 0 : marketOrder(market) + 1;
-}
+const slotOf = (market: MarketId | null) => (market === null ? 0 : marketOrder(market) + 1);
 
 export class SeriesDirectory {
   private known = new Map<Game, IdTable>();
@@ -30,7 +26,6 @@ export class SeriesDirectory {
 
   constructor(private readonly statements: RollupStatements) {}
 
-  /** The id of an existing series, or null. */
   find(game: Game, itemId: string, market: MarketId | null): number | null {
     const slot = slotOf(market);
     const cached =
@@ -71,8 +66,7 @@ export class SeriesDirectory {
 
   private remember(game: Game, itemId: string, slot: number, id: number): void {
     if (this.knownItems >= MAX_CACHED_ITEMS) [this.known, this.knownItems] = [new Map(), 0];
-    const table = this.known.get(game);
-    if (!table?.has(itemId)) this.knownItems += 1;
+    if (!this.known.get(game)?.has(itemId)) this.knownItems += 1;
     this.slotsOf(this.known, game, itemId)[slot] = id;
   }
 }

@@ -1,9 +1,6 @@
 /**
- * The upkeep steps of the SQLite history, each one transaction holding the history file's lock.
- * Retention deletes the oldest rows below the cutoff (storing the hours and days of 10-minute ones
- * first, stored-merges.ts), then expired pages, time first (reads skip a page's expired buckets).
- * Packing turns a settled period's rows, a range of series at a time, into pages (rollup-pages.ts),
- * storing each 10-minute page's day, then drops the period's table.
+ * The retention and packing steps of the SQLite history, each one transaction holding the history
+ * file's lock (docs/history-storage.md, "SQLite layout" and "Retention").
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
@@ -21,15 +18,14 @@ type Upkeep = Pick<Required<HistoryStore>, 'deleteRollupsBefore' | 'packBefore'>
 type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 
 /**
- * Deletes the oldest loose rows below `cutoff`, at most `limit`, in key order (a period's table
- * whole once they all are); stores the merges of 10-minute ones first. Returns the buckets
- * deleted (a chunk's entries each).
+ * Deletes the oldest loose rows below `cutoff`, at most `limit` (a period's table whole), storing
+ * the merges of 10-minute ones first. Returns the buckets deleted (a chunk's entries each).
  */
 function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: number): number {
   const [{ loose }, width] = [all.tiers[tier], PAGE_BUCKETS[tier]];
   const [period = Infinity] = loose.periods();
-  const rows =
-    period * width < cutoff ? loose.of(period * width)!.expiredRows.before.all(cutoff, limit) : [];
+  const table = period * width < cutoff ? loose.of(period * width) : undefined;
+  const rows = table?.expiredRows.before.all(cutoff, limit) ?? [];
   const firsts = new Map<number, number>();
   const seriesOf = (bucket: number, series: number) =>
     series >= 0
@@ -47,8 +43,7 @@ function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: n
     loose.drop(period);
     return buckets + deleteLoose(all, tier, cutoff, limit - rows.length);
   }
-  const [bucket, series] = rows[rows.length - 1] ?? [-1, -1];
-  if (rows.length > 0) loose.of(period * width)!.expiredRows.through.run(bucket, series);
+  if (rows.length > 0) table!.expiredRows.through.run(...rows[rows.length - 1]!);
   return buckets;
 }
 
@@ -62,21 +57,21 @@ const DAY_BUCKETS = PAGE_BUCKETS['10m'];
 function deleteSome(all: RollupStatements, tier: Tier, cutoff: number, _: Cursor, max: number) {
   all.raiseExpired.run(tier, cutoff);
   const loose = deleteLoose(all, tier, cutoff, max);
-  if (loose >= max) return { changed: loose, next: '' };
+  if (loose >= max) return { deleted: loose, cursor: '' };
   const beforeExpiry = tier === '10m' ? storeMerges(all) : undefined;
   const pages = expirePages(all.tiers[tier], tier, cutoff, max - loose, beforeExpiry);
-  return { changed: loose + pages.deleted, next: pages.more ? '' : null };
+  return { deleted: loose + pages.deleted, cursor: pages.more ? '' : null };
 }
 
 /**
  * One packing step: the loose rows of the oldest period that ends by `cutoff`, for `max` / 16
  * series; past the last one, it packs series added or unpacked (late data) since and drops the
- * period's table. Returns the rows packed.
+ * period's table.
  */
 function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cursor, max: number) {
   const [{ loose }, width] = [all.tiers[tier], PAGE_BUCKETS[tier]];
   const [period = Infinity] = loose.periods();
-  if ((period + 1) * width > cutoff) return { changed: 0, next: null };
+  if ((period + 1) * width > cutoff) return { deleted: 0, cursor: null };
   const [at, next = 0] = (cursor ?? '-1').split(':').map(Number);
   const [series, first] = [at === period ? next : 0, period * width];
   const afterPack = tier === '10m' ? storeMerges(all, ['1d']) : undefined;
@@ -85,28 +80,26 @@ function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cur
     packSeriesRange(all.tiers[tier], tier, { ...range, series: start, last }, afterPack);
   const last = series + Math.ceil(max / 16);
   if (series <= all.lastSeries.get()!)
-    return { changed: pack(series, last), next: `${period}:${last}` };
-  const changed = pack(series, Number.MAX_SAFE_INTEGER);
+    return { deleted: pack(series, last), cursor: `${period}:${last}` };
+  const deleted = pack(series, Number.MAX_SAFE_INTEGER);
   for (const [, marked] of loose.of(first)!.expiredRows.before.all(0, -1)) pack(marked, marked + 1);
   loose.drop(period);
-  return { changed, next: '' };
+  return { deleted, cursor: '' };
 }
 
 export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep {
-  const inTransaction = db.transaction((body: () => ReturnType<typeof packSome>) => {
+  const inTransaction = db.transaction((body: () => CompactionStep) => {
     ready().statements.lockHistory();
     return body();
   });
 
   const step =
-    (work: typeof packSome) =>
+    (work: (...args: Parameters<typeof packSome>) => CompactionStep) =>
     async (tier: Tier, beforeMs: number, options: { cursor: Cursor; maxRows: number }) => {
       await ready().flushBefore(beforeMs);
-      const { statements } = ready();
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
       const maxRows = Math.max(1, options.maxRows);
-      const result = inTransaction(() => work(statements, tier, cutoff, options.cursor, maxRows));
-      return { deleted: result.changed, cursor: result.next } satisfies CompactionStep;
+      return inTransaction(() => work(ready().statements, tier, cutoff, options.cursor, maxRows));
     };
 
   return { deleteRollupsBefore: step(deleteSome), packBefore: step(packSome) };
