@@ -167,7 +167,7 @@ function replayCompact(blob: Uint8Array, sink: JournalSink): void {
   }
 }
 
-/** The first format: eight float64s an entry, FIELDS in order. */
+/** The first format: float64s, FIELDS in order (the first byte, a kind's low byte, is 0). */
 function replayFloats(blob: Uint8Array, sink: JournalSink): void {
   const entries = new Float64Array(blob.byteLength / 8);
   new Uint8Array(entries.buffer).set(blob);

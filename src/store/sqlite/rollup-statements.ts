@@ -57,7 +57,6 @@ function oldest<Row extends unknown[]>(db: Database.Database, table: string, key
   };
 }
 
-/** A tier's loose tables and its pages. */
 function tierStatements(db: Database.Database, tier: Tier) {
   const table = `${HISTORY_SCHEMA}.pages_${tier}`;
   return {

@@ -18,7 +18,6 @@ import { SeriesDirectory } from './series-directory.ts';
 
 /** A fold is due once a period (10 minutes) has ended or after `batches` batches (an import). */
 export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 1000 };
-
 /** Changed rows a fold holds decoded at most: past it, it writes them and goes on replaying. */
 const ROWS_PER_WRITE = 50_000;
 
@@ -115,13 +114,12 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
       const key = keyOf(row);
-      if (key >= 0) {
-        writeRow(statements.tiers[row.tier], row, row.dirty);
-        continue;
+      if (key >= 0) writeRow(statements.tiers[row.tier], row, row.dirty);
+      else {
+        const first = chunk[0];
+        if (first?.bucket !== row.bucket || chunkKey(first.series) !== key) flushChunk();
+        chunk.push(row);
       }
-      const first = chunk[0];
-      if (first?.bucket !== row.bucket || chunkKey(first.series) !== key) flushChunk();
-      chunk.push(row);
     }
     flushChunk();
     changed.length = 0;
