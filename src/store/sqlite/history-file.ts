@@ -68,10 +68,9 @@ function moveEarlierLayouts(db: Database.Database): void {
       const copies = periods.map((at) => [`${table}_${at}`, rows(at)]);
       if (kind === 'pages') copies.push([copy, '']);
       db.transaction(() => {
-        for (const [into, where] of copies) {
+        for (const [into, where] of copies)
           db.exec(`${createTable(kind, into!)} INSERT OR REPLACE INTO ${HISTORY_SCHEMA}.${into}
             (${columns}) SELECT ${columns} FROM ${from} ${where} ORDER BY ${key}, series`);
-        }
         if (kind === 'rollups')
           db.exec(`UPDATE ${HISTORY_SCHEMA}.fold_mark SET frontier_${tier} =
           max(frontier_${tier}, (SELECT ifnull(max(bucket), -1) FROM ${from}))`);
