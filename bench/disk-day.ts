@@ -28,7 +28,7 @@ import { buildSimGame } from '../src/markets/sim/items.ts';
 import { TIERS } from '../src/pricing/rollup-buckets.ts';
 import { compactHistory } from '../src/store/history-compaction.ts';
 import { JournalSegments } from '../src/store/sqlite/journal-segments.ts';
-import { replayJournal } from '../src/store/sqlite/rollup-journal.ts';
+import { replayJournal, SlotBases, type JournalSink } from '../src/store/sqlite/rollup-journal.ts';
 import { rowFormatBlob } from '../src/store/sqlite/rollup-journal-support.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
 import { simFx } from './full-book.ts';
@@ -91,13 +91,21 @@ interface JournalSeen {
 /** Counts the rollup journal blobs the store appends to its segments (their 8-byte frames too). */
 function watchJournal(): JournalSeen {
   const seen = { entries: 0, blobs: 0, bytes: 0, rowBytes: 0 };
-  const count = () => void (seen.entries += 1);
+  const bases = new Map<string, SlotBases>();
   const append = JournalSegments.prototype.append;
   JournalSegments.prototype.append = function (period: number, blob: Buffer) {
-    replayJournal(blob, { side: count, sale: count }, (own) => own);
+    const name = this.nameOf(period);
+    if (!bases.has(name)) bases.set(name, new SlotBases());
+    const counted = (sink: JournalSink): JournalSink => ({
+      side: (...entry) => void ((seen.entries += 1), sink.side(...entry)),
+      sale: (...entry) => void ((seen.entries += 1), sink.sale(...entry)),
+    });
+    const rows = rowFormatBlob((sink) =>
+      replayJournal(blob, counted(sink), (own) => own, bases.get(name)!),
+    );
     seen.blobs += 1;
     seen.bytes += blob.length + 8;
-    seen.rowBytes += rowFormatBlob((sink) => replayJournal(blob, sink, (own) => own)).length;
+    seen.rowBytes += rows.length;
     append.call(this, period, blob);
   };
   return seen;

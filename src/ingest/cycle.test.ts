@@ -10,8 +10,8 @@ import type { Observation } from '../domain/observation.ts';
 import { MARKET_IDS } from '../domain/markets.ts';
 import { createSimAdapters } from '../markets/sim/adapters.ts';
 import { CS2_TEST_ITEMS, syntheticCatalog } from '../markets/sim/test-catalog.ts';
-import { journalDirOf, eachRecord } from '../store/sqlite/journal-segments.ts';
-import { replayJournal } from '../store/sqlite/rollup-journal.ts';
+import { journalDirOf } from '../store/sqlite/journal-segments.ts';
+import { replaySegment } from '../store/sqlite/rollup-journal.ts';
 import {
   createSqlitePriceStore,
   type SqlitePriceStore,
@@ -102,7 +102,7 @@ function journalEntries(path: string): string[] {
       entries.push(JSON.stringify({ price, units, at })),
   };
   for (const name of readdirSync(dir)) {
-    eachRecord(readFileSync(join(dir, name)), (blob) => replayJournal(blob, sink, () => 0));
+    replaySegment(readFileSync(join(dir, name)), 0, sink, () => 0);
   }
   return entries.sort();
 }

@@ -235,6 +235,7 @@ describe('sqlite history file', () => {
     await other.flushRollups();
     const [row] = await other.readRollups(SERIES.aggregate, '1d', 0, T0 + DAY);
     assert.equal(row?.ask?.prices.n, 2);
+    assert.deepEqual([row?.ask?.prices.min, row?.ask?.prices.max], [1234, 1300], 'on its bases');
     assert.equal(row?.bid?.prices.n, 1);
     assert.equal(row?.sales?.n, 2);
     await other.close();

@@ -97,6 +97,24 @@ describe('journal segments', () => {
     await store.close();
   });
 
+  test('after folding its open segment a store appends to a new one (its bases start over)', async () => {
+    const file = freshFile();
+    const store = createSqlitePriceStore({ path: file, clock: manualClock(T0) });
+    await store.init();
+    const write = (price: number, at: number) =>
+      store.writeBatch({ sides: [ask('skinport', price, at)], sales: [], listings: [] });
+    await write(1234, MINUTE);
+    await store.flushRollups();
+    await write(1250, 2 * MINUTE);
+    const names = fs.readdirSync(journalDirOf(file));
+    assert.equal(names.length, 2);
+    assert.equal(names[0]!.split('-')[0], names[1]!.split('-')[0], 'one period');
+    await store.flushRollups();
+    const [row] = await store.readRollups(SERIES.skinport, '1d', 0, T0 + DAY);
+    assert.deepEqual([row?.ask?.prices.min, row?.ask?.prices.max], [1234, 1250]);
+    await store.close();
+  });
+
   test('a fold skips entries of series the prices file does not hold (a power cut lost them)', async () => {
     const file = freshFile();
     const store = createSqlitePriceStore({ path: file });

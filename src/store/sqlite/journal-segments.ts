@@ -19,14 +19,15 @@ export function frame(blob: Uint8Array): Buffer {
   return Buffer.concat([head, blob]);
 }
 
-/** Hands `visit` each whole record of `data` in order; returns the bytes they take. */
-export function eachRecord(data: Buffer, visit: (blob: Buffer) => void): number {
+/** Hands `visit` each whole record of `data` in order, with where it ends; returns the bytes
+ * they take. */
+export function eachRecord(data: Buffer, visit: (blob: Buffer, end: number) => void): number {
   let at = 0;
   for (let end = 0; at + 8 <= data.length; at = end) {
     end = at + 8 + data.readUInt32LE(at);
     const blob = data.subarray(at + 8, end);
     if (end > data.length || crc32(blob) !== data.readUInt32LE(at + 4)) break;
-    visit(blob);
+    visit(blob, end);
   }
   return at;
 }
@@ -48,8 +49,12 @@ export class JournalSegments {
     if (pricesPath === ':memory:') temporary.add(this.dir);
   }
 
+  nameOf(period: number): string {
+    return `${period}-${this.id}`;
+  }
+
   append(period: number, blob: Buffer): void {
-    const name = `${period}-${this.id}`;
+    const name = this.nameOf(period);
     try {
       if (this.open?.name !== name) {
         this.close(false);
@@ -57,10 +62,15 @@ export class JournalSegments {
       }
       fs.writeSync(this.open.fd, frame(blob));
     } catch (error) {
-      this.close(false);
-      this.id = randomBytes(6).toString('hex');
+      this.rotate();
       throw error;
     }
+  }
+
+  /** Appends go to segments of a new id from now on. */
+  rotate(): void {
+    this.close(false);
+    this.id = randomBytes(6).toString('hex');
   }
 
   /** Oldest period first. */

@@ -9,8 +9,8 @@ import { T0 } from '../contract-fixtures.ts';
 import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { ask, bid, sale, SERIES } from '../history-contract-support.ts';
 import { historyPathOf } from './history-file.ts';
-import { eachRecord, journalDirOf } from './journal-segments.ts';
-import { replayJournal } from './rollup-journal.ts';
+import { journalDirOf } from './journal-segments.ts';
+import { JournalWriter, replayJournal, replaySegment, SlotBases } from './rollup-journal.ts';
 import { rowFormatBlob } from './rollup-journal-support.ts';
 import { createSqlitePriceStore, type SqlitePriceStore } from './sqlite-price-store.ts';
 import { unfoldedBytes } from './test-support.ts';
@@ -18,12 +18,20 @@ import { unfoldedBytes } from './test-support.ts';
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leftover-journal-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-/** The blobs of a store's journal segments, in order, the segments removed. */
+/** The blobs of a store's journal segments, in order, in the format of the release before the
+ * bases (UNBASED: what its `rollup_journal` table held), the segments removed. */
 function takeSegments(file: string): Buffer[] {
   const blobs: Buffer[] = [];
   for (const name of fs.readdirSync(journalDirOf(file)).sort()) {
     const segment = path.join(journalDirOf(file), name);
-    eachRecord(fs.readFileSync(segment), (blob) => blobs.push(Buffer.from(blob)));
+    const writer = new JournalWriter(false);
+    replaySegment(
+      fs.readFileSync(segment),
+      0,
+      writer,
+      () => 0,
+      () => blobs.push(writer.take()),
+    );
     fs.rmSync(segment);
   }
   return blobs;
@@ -104,7 +112,7 @@ describe('journal entries a dead process left behind', () => {
         for (const blob of blobs)
           insert.run(
             format === 'rows'
-              ? rowFormatBlob((sink) => replayJournal(blob, sink, aggregateOf))
+              ? rowFormatBlob((sink) => replayJournal(blob, sink, aggregateOf, new SlotBases()))
               : blob,
           );
         // An earlier release folded through id 2 already: those entries are not folded again.

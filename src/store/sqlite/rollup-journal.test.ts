@@ -5,7 +5,14 @@ import { marketCode } from '../../domain/market-codes.ts';
 import { MARKET_IDS } from '../../domain/markets.ts';
 import { entersAggregate, type SideObservation } from '../../pricing/rollups.ts';
 import { RollupCodecError } from '../rollup-codec.ts';
-import { JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
+import { frame } from './journal-segments.ts';
+import {
+  JournalWriter,
+  replayJournal,
+  replaySegment,
+  SlotBases,
+  type JournalSink,
+} from './rollup-journal.ts';
 import { rowFormatBlob } from './rollup-journal-support.ts';
 
 type Entry =
@@ -15,14 +22,17 @@ type Entry =
 /** Stands for the series directory: the aggregate series of a market series' item. */
 const aggregateOf = (own: number) => own + 1;
 
-function replayed(blob: Uint8Array): Entry[] {
-  const entries: Entry[] = [];
-  const sink: JournalSink = {
+function collecting(entries: Entry[]): JournalSink {
+  return {
     side: (own, all, obs) => entries.push({ kind: 'side', own, all, obs }),
     sale: (own, all, price, units, at) =>
       entries.push({ kind: 'sale', own, all, price, units, at }),
   };
-  replayJournal(blob, sink, aggregateOf);
+}
+
+function replayed(blob: Uint8Array, bases = new SlotBases()): Entry[] {
+  const entries: Entry[] = [];
+  replayJournal(blob, collecting(entries), aggregateOf, bases);
   return entries;
 }
 
@@ -199,6 +209,82 @@ describe('rollup journal blobs', () => {
     assert.throws(() => writer.sale(1, 2, 0.5, 1, 1), RollupCodecError);
     assert.throws(() => writer.sale(1, 2, 5, 1, -1), RollupCodecError);
     assert.throws(() => writer.sale(1, 2, 5, 1, 2 ** 50 + 1), RollupCodecError);
+  });
+
+  test("a segment's blobs replay in order on its bases, whatever batches failed between", () => {
+    const batch = fc.record({
+      entries: fc.array(
+        fc.oneof(
+          sideEntry.map((entry) => ({ ...entry, own: entry.own % 4 })),
+          saleEntry.map((entry) => ({ ...entry, own: entry.own % 4 })),
+        ),
+        { maxLength: 8 },
+      ),
+      outcome: fc.constantFrom('appended', 'failed', 'rolled back'),
+    });
+    fc.assert(
+      fc.property(fc.array(batch, { maxLength: 12 }), (batches) => {
+        const writer = new JournalWriter();
+        const [records, kept] = [[] as Buffer[], [] as Entry[]];
+        for (const { entries, outcome } of batches) {
+          for (const entry of entries) write(writer, entry);
+          if (outcome === 'failed') writer.clear();
+          if (outcome === 'failed' || entries.length === 0) continue;
+          const blob = writer.take();
+          writer.bases.settle(outcome === 'appended');
+          if (outcome !== 'appended') continue;
+          records.push(frame(blob));
+          kept.push(...entries);
+        }
+        const [data, replayedEntries] = [Buffer.concat(records), [] as Entry[]];
+        assert.equal(replaySegment(data, 0, collecting(replayedEntries), aggregateOf), data.length);
+        assert.deepEqual(replayedEntries, resolved(kept));
+      }),
+    );
+  });
+
+  test('records up to the mark only move the bases on', () => {
+    const writer = new JournalWriter();
+    const fetch = (price: number) => ({
+      kind: 'side' as const,
+      own: 7,
+      all: 8,
+      obs: {
+        market: 'skinport' as const,
+        side: 'ask' as const,
+        price,
+        size: 2,
+        quantity: 0,
+        at: 1,
+      },
+    });
+    const records = [1200, 1250, 1250].map((price) => {
+      write(writer, fetch(price));
+      return frame(writer.take());
+    });
+    const entries: Entry[] = [];
+    const data = Buffer.concat(records);
+    replaySegment(data, records[0]!.length, collecting(entries), aggregateOf);
+    assert.deepEqual(entries, resolved([fetch(1250), fetch(1250)]));
+  });
+
+  test('a fetch of quotes that held costs a fraction of the first', () => {
+    const writer = new JournalWriter();
+    const fetch = () => {
+      for (let index = 0; index < 2000; index += 1) {
+        const price = 500 + ((index * 7919) % 90_000);
+        const obs = {
+          market: 'csfloat' as const,
+          side: 'ask' as const,
+          price,
+          size: 1 + (index % 40),
+        };
+        writer.side(200_000 + index, 0, { ...obs, quantity: 0, at: 1_800_000_000_000 });
+      }
+      return writer.take().length;
+    };
+    const [first, again] = [fetch(), fetch()];
+    assert.ok(again * 10 < first, `${again} bytes again against ${first}`);
   });
 
   test('a cut blob is refused, not read short', () => {

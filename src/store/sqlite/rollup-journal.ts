@@ -2,8 +2,9 @@
  * A batch's rollup journal blob, made inside its transaction (series ids are created there), and
  * its replay into a fold (docs/history-storage.md, "Rollups, maintained on write"). A blob is
  * FORMAT, then Brotli of varints: the entry count, then each FIELD's column but the aggregate
- * series, each value the zigzag of its difference from the previous entry's. Blobs of the earlier
- * formats still replay: WITH_ALL (with that column), COMPACT and eight float64s an entry.
+ * series, each value the zigzag of its difference from the previous entry's, or for price, size
+ * and quantity from its slot's base in the segment (SlotBases). Blobs of the earlier formats
+ * still replay: UNBASED (no bases), WITH_ALL (with that column), COMPACT, eight float64s an entry.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { marketCode, marketOfCode } from '../../domain/market-codes.ts';
@@ -17,13 +18,19 @@ import {
   zigzag,
 } from '../rollup-codec.ts';
 import { VarintWriter } from '../varint-writer.ts';
+import { eachRecord } from './journal-segments.ts';
 import type { SeriesDirectory } from './series-directory.ts';
 
 /** Below 128, so one varint byte; never 0. */
-const [FORMAT, WITH_ALL, COMPACT] = [0x4c, 0x4b, 0x4a];
+const [FORMAT, UNBASED, WITH_ALL, COMPACT] = [0x4d, 0x4c, 0x4b, 0x4a];
 const KIND = { ask: 0, bid: 1, sale: 2 } as const;
 /** Fields: kind, market code, the two series, price, size (a sale's units), quantity, time. */
-const [FIELDS, ALL_FIELD] = [8, 3];
+const [FIELDS, OWN_FIELD, ALL_FIELD, PRICE_FIELD, QUANTITY_FIELD] = [8, 2, 3, 4, 6];
+const isBased = (field: number) => field >= PRICE_FIELD && field <= QUANTITY_FIELD;
+/** An entry's slot: its series' ask or bid (a sale shares the ask's); none past SLOTS. */
+const slotOf = (fields: ArrayLike<number>, at = 0) =>
+  fields[at + OWN_FIELD]! * 2 + (fields[at]! & 1);
+const SLOTS = 2 ** 22;
 /** A difference this large is written as ESCAPE then the value (zigzag stays a safe integer). */
 const [DELTA_LIMIT, ESCAPE] = [2 ** 51, 2 ** 52];
 /** The aggregate series slot of an observation that stays out of the aggregate. */
@@ -38,6 +45,43 @@ export interface JournalSink {
 /** The aggregate series of a market series' item (or a number past every series: none). */
 export type AggregateOf = (own: number) => number;
 
+/**
+ * Per slot, the price, size and quantity last journaled in a segment, as int32 (a larger value
+ * wraps alike in the writer and the replay); 0 at a segment's start. The writer's changes stay
+ * undoable until `settle`: kept once its blob is appended, undone if its batch failed.
+ */
+export class SlotBases {
+  private readonly values = [0, 0, 0].map(() => new Int32Array(0));
+  private readonly undo: number[] = [];
+
+  get(field: number, slot: number): number {
+    return this.values[field - PRICE_FIELD]![slot] ?? 0;
+  }
+
+  set(field: number, slot: number, value: number): void {
+    if (slot >= SLOTS) return;
+    let values = this.values[field - PRICE_FIELD]!;
+    if (slot >= values.length) {
+      const grown = new Int32Array(Math.max(slot + 1, values.length * 2));
+      grown.set(values);
+      values = this.values[field - PRICE_FIELD] = grown;
+    }
+    this.undo.push(field, slot, values[slot]!);
+    values[slot] = value;
+  }
+
+  settle(keep: boolean): void {
+    for (let at = this.undo.length - 3; !keep && at >= 0; at -= 3)
+      this.values[this.undo[at]! - PRICE_FIELD]![this.undo[at + 1]!] = this.undo[at + 2]!;
+    this.undo.length = 0;
+  }
+
+  reset(): void {
+    for (const values of this.values) values.fill(0);
+    this.undo.length = 0;
+  }
+}
+
 /** Collects one batch's entries; `take()` returns them as one blob and starts over. */
 export class JournalWriter implements JournalSink {
   private readonly columns = Array.from({ length: FIELDS }, () => new VarintWriter(16 * 1024));
@@ -45,6 +89,11 @@ export class JournalWriter implements JournalSink {
   /** Entries collected, and the earliest time they observed (or the last blob taken did). */
   count = 0;
   earliestAt = 0;
+  /** The bases of the segment the blobs go to. */
+  readonly bases = new SlotBases();
+
+  /** `based` false: blobs of the release before (UNBASED), for tests of an upgrade. */
+  constructor(private readonly based = true) {}
 
   side(own: number, all: number, obs: SideObservation): void {
     const kind = obs.side === 'ask' ? KIND.ask : KIND.bid;
@@ -59,17 +108,24 @@ export class JournalWriter implements JournalSink {
 
   /** Drops what was collected (a batch that failed part way). */
   clear(): void {
-    for (const column of this.columns) column.clear();
-    this.last.fill(0);
-    this.count = 0;
+    this.restart();
+    this.bases.settle(false);
   }
 
+  /** The blob of what was collected; the bases it moved stay undoable until `bases.settle`. */
   take(): Buffer {
     const head = new VarintWriter(16);
     head.put(this.count);
     const body = Buffer.concat([head.result(), ...this.columns.map((column) => column.result())]);
-    this.clear();
-    return Buffer.concat([Buffer.of(FORMAT), brotliCompressSync(body, BROTLI)]);
+    this.restart();
+    const format = this.based ? FORMAT : UNBASED;
+    return Buffer.concat([Buffer.of(format), brotliCompressSync(body, BROTLI)]);
+  }
+
+  private restart(): void {
+    for (const column of this.columns) column.clear();
+    this.last.fill(0);
+    this.count = 0;
   }
 
   /** Checks every field before it writes any. */
@@ -80,10 +136,13 @@ export class JournalWriter implements JournalSink {
       throw new RollupCodecError(`rollup time must be whole ms from 0 to 2^50, got ${at}`);
     this.earliestAt = this.count === 0 ? at : Math.min(this.earliestAt, at);
     this.count += 1;
+    const slot = slotOf(fields);
     for (let index = 0; index < FIELDS; index += 1) {
       if (index === ALL_FIELD) continue; // not journaled: the replay looks it up
       const [value, column] = [fields[index]!, this.columns[index]!];
-      const delta = value - this.last[index]!;
+      const based = this.based && isBased(index);
+      const delta = value - (based ? this.bases.get(index, slot) : this.last[index]!);
+      if (based) this.bases.set(index, slot, value);
       this.last[index] = value;
       column.put(Math.abs(delta) < DELTA_LIMIT ? zigzag(delta) : ESCAPE);
       if (Math.abs(delta) >= DELTA_LIMIT) column.put(value);
@@ -91,7 +150,8 @@ export class JournalWriter implements JournalSink {
   }
 }
 
-/** A batch's blob (null when it observed nothing); call inside the batch's transaction. */
+/** A batch's blob (null when it observed nothing), on `journal.bases`; call inside the batch's
+ * transaction. */
 export function journalBatch(
   journal: JournalWriter,
   directory: SeriesDirectory,
@@ -132,7 +192,13 @@ function emit(sink: JournalSink, f: Float64Array, i: number, aggregateOf?: Aggre
   sink.side(own, aggregate, obs);
 }
 
-function replayColumns(blob: Uint8Array, sink: JournalSink, aggregateOf?: AggregateOf): void {
+/** `bases`: a FORMAT blob's, its segment's; a null sink only moves them on. */
+function replayColumns(
+  blob: Uint8Array,
+  sink: JournalSink | null,
+  aggregateOf?: AggregateOf,
+  bases?: SlotBases,
+): void {
   let body: Buffer;
   try {
     body = brotliDecompressSync(blob.subarray(1));
@@ -145,14 +211,20 @@ function replayColumns(blob: Uint8Array, sink: JournalSink, aggregateOf?: Aggreg
   const entries = new Float64Array(count * FIELDS);
   for (let field = 0; field < FIELDS; field += 1) {
     if (aggregateOf && field === ALL_FIELD) continue;
+    const based = bases && isBased(field);
     for (let index = 0, value = 0; index < count; index += 1) {
-      const delta = reader.next();
+      const [delta, at] = [reader.next(), index * FIELDS];
+      const slot = based ? slotOf(entries, at) : 0;
+      if (based) value = bases.get(field, slot);
       value = delta === ESCAPE ? reader.next() : value + unzigzag(delta);
-      entries[index * FIELDS + field] = value;
+      if (based) bases.set(field, slot, value);
+      entries[at + field] = value;
     }
   }
+  bases?.settle(true);
   if (reader.offset() !== body.length) throw new RollupCodecError('journal blob runs on');
-  for (let from = 0; from < entries.length; from += FIELDS) emit(sink, entries, from, aggregateOf);
+  for (let from = 0; sink && from < entries.length; from += FIELDS)
+    emit(sink, entries, from, aggregateOf);
 }
 
 /** COMPACT: the first entry's time, then per entry a head (kind + market << 2), fields, time. */
@@ -174,10 +246,34 @@ function replayFloats(blob: Uint8Array, sink: JournalSink): void {
   for (let from = 0; from < entries.length; from += FIELDS) emit(sink, entries, from);
 }
 
-/** Hands every entry of one journal blob to `sink`, in the order they were written. */
-export function replayJournal(blob: Uint8Array, sink: JournalSink, aggregateOf: AggregateOf): void {
-  if (blob[0] === FORMAT) replayColumns(blob, sink, aggregateOf);
+/** Hands every entry of one journal blob to `sink`, in order; `bases` are its segment's, moved
+ * on by the blobs before it (a null sink only moves them on). */
+export function replayJournal(
+  blob: Uint8Array,
+  sink: JournalSink | null,
+  aggregateOf: AggregateOf,
+  bases: SlotBases,
+): void {
+  if (blob[0] === FORMAT) replayColumns(blob, sink, aggregateOf, bases);
+  else if (!sink) return;
+  else if (blob[0] === UNBASED) replayColumns(blob, sink, aggregateOf);
   else if (blob[0] === WITH_ALL) replayColumns(blob, sink);
   else if (blob[0] === COMPACT) replayCompact(blob, sink);
   else replayFloats(blob, sink);
+}
+
+/** Replays a segment's records on bases of its own, those ending by byte `from` (its mark) only
+ * moving them on, with `afterEach` after each other; returns the bytes its whole records take. */
+export function replaySegment(
+  data: Buffer,
+  from: number,
+  sink: JournalSink,
+  aggregateOf: AggregateOf,
+  afterEach?: () => void,
+): number {
+  const bases = new SlotBases();
+  return eachRecord(data, (blob, end) => {
+    replayJournal(blob, end > from ? sink : null, aggregateOf, bases);
+    if (end > from) afterEach?.();
+  });
 }

@@ -8,8 +8,8 @@ import type { Clock } from '../../domain/clock.ts';
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import { TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
-import { eachRecord, JournalSegments, moveTableJournal } from './journal-segments.ts';
-import { journalBatch, JournalWriter, replayJournal, type JournalSink } from './rollup-journal.ts';
+import { JournalSegments, moveTableJournal } from './journal-segments.ts';
+import { journalBatch, JournalWriter, replaySegment, type JournalSink } from './rollup-journal.ts';
 import { SECTION_BITS } from './page-format.ts';
 import { chunkKey } from './rollup-chunks.ts';
 import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-row-cache.ts';
@@ -137,14 +137,15 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     for (const [name] of marks)
       if (!listed.some((segment) => segment.name === name)) statements.dropMark.run(name);
     const read = listed.filter((segment) => segment.period <= through);
-    const data = read.map(({ name }) => segments.read(name, marks.get(name) ?? 0));
+    const data = read.map(({ name }) => segments.read(name, 0));
     known.last = statements.lastSeries.get()!; // after the segments' commits
     read.forEach(({ name }, index) => {
-      const length = eachRecord(data[index]!, (blob) => {
-        replayJournal(blob, sink, aggregateOf);
+      const [mark, bytes] = [marks.get(name) ?? 0, data[index]!];
+      if (bytes.length <= mark) return;
+      const length = replaySegment(bytes, mark, sink, aggregateOf, () => {
         if (changed.length >= ROWS_PER_WRITE) writeChanged();
       });
-      statements.markSegment.run(name, (marks.get(name) ?? 0) + length);
+      statements.markSegment.run(name, length);
     });
     writeChanged();
     statements.markFolded.run(...TIERS.map((tier) => cache.frontier[tier]));
@@ -155,11 +156,15 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   let [appendedPeriod, openEarliest] = [-Infinity, Infinity];
   /** The earliest period this store appended to and has not folded (Infinity: none). */
   let unfoldedFrom = Infinity;
-  let [pending, batchesSinceFold, failedAt] = [null as Buffer | null, 0, null as number | null];
+  let pending: { blob: Buffer; period: number } | null = null;
+  let [batchesSinceFold, failedAt] = [0, null as number | null];
+  /** The segment the writer's bases describe. */
+  let basesOf = '';
 
   const fold = (through: number) => {
     options.beforeFold?.();
     const read = foldSome(through);
+    if (through >= appendedPeriod) segments.rotate(); // a later append's bases start over
     batchesSinceFold = 0;
     unfoldedFrom = appendedPeriod > through ? through + 1 : Infinity;
     if (unfoldedFrom === Infinity) openEarliest = Infinity;
@@ -190,15 +195,24 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     directory,
     /** Inside the batch's transaction. */
     record(sides: readonly SideSnapshot[], newSales: readonly SaleRecord[]): void {
-      pending = journalBatch(journal, directory, sides, newSales);
+      const period = periodOf(options.clock.now());
+      if (segments.nameOf(period) !== basesOf) journal.bases.reset();
+      basesOf = segments.nameOf(period);
+      const blob = journalBatch(journal, directory, sides, newSales);
+      pending = blob && { blob, period };
     },
     /** After the batch committed: appends it to the journal (or throws), folds if due. */
     committed(): void {
       directory.commit();
-      const [blob, period] = [pending, periodOf(options.clock.now())];
+      const batch = pending;
       pending = null;
-      if (blob !== null) {
-        segments.append(period, blob);
+      if (batch !== null) {
+        const { blob, period } = batch;
+        try {
+          segments.append(period, blob);
+        } finally {
+          journal.bases.settle(true); // after a failed append, the next segment starts over
+        }
         if (period !== appendedPeriod) openEarliest = Infinity;
         [appendedPeriod, unfoldedFrom] = [period, Math.min(unfoldedFrom, period)];
         openEarliest = Math.min(openEarliest, journal.earliestAt);
@@ -208,6 +222,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     },
     rolledBack(): void {
       directory.discard();
+      journal.bases.settle(false);
       pending = null;
     },
     /** Folds what this object journaled and is not folded yet. */
