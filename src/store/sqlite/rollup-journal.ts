@@ -51,33 +51,33 @@ export type AggregateOf = (own: number) => number;
  * undoable until `settle`: kept once its blob is appended, undone if its batch failed.
  */
 export class SlotBases {
-  private readonly values = [0, 0, 0].map(() => new Int32Array(0));
+  private values = new Int32Array(0);
   private readonly undo: number[] = [];
 
   get(field: number, slot: number): number {
-    return this.values[field - PRICE_FIELD]![slot] ?? 0;
+    return this.values[slot * 3 + field - PRICE_FIELD] ?? 0;
   }
 
   set(field: number, slot: number, value: number): void {
+    const at = slot * 3 + field - PRICE_FIELD;
     if (slot >= SLOTS) return;
-    let values = this.values[field - PRICE_FIELD]!;
-    if (slot >= values.length) {
-      const grown = new Int32Array(Math.max(slot + 1, values.length * 2));
-      grown.set(values);
-      values = this.values[field - PRICE_FIELD] = grown;
+    if (at >= this.values.length) {
+      const grown = new Int32Array(Math.max(at + 1, this.values.length * 2));
+      grown.set(this.values);
+      this.values = grown;
     }
-    this.undo.push(field, slot, values[slot]!);
-    values[slot] = value;
+    this.undo.push(at, this.values[at]!);
+    this.values[at] = value;
   }
 
   settle(keep: boolean): void {
-    for (let at = this.undo.length - 3; !keep && at >= 0; at -= 3)
-      this.values[this.undo[at]! - PRICE_FIELD]![this.undo[at + 1]!] = this.undo[at + 2]!;
+    for (let at = this.undo.length - 2; !keep && at >= 0; at -= 2)
+      this.values[this.undo[at]!] = this.undo[at + 1]!;
     this.undo.length = 0;
   }
 
   reset(): void {
-    for (const values of this.values) values.fill(0);
+    this.values.fill(0);
     this.undo.length = 0;
   }
 }
