@@ -1,16 +1,8 @@
 /**
- * A closed 10-minute bucket's rows in chunks (issue 31): a fold writes the market rows of
- * CHUNK_SERIES consecutive series ids as ONE loose row, keyed (bucket, chunkKey: a series below
- * 0), its entries deflated in the `ask` column, so a bucket costs its compressed sections instead
- * of a B-tree cell and a key per series. A series' own row (an aggregate's, rows of earlier
- * releases, an unpacked page) wins over its entry in a chunk; the fold writes a row back where
- * it found it.
- *
- * Before deflate: the entry count, then per entry (series order) its series less the chunk's
- * first and the lengths of its ask, bid and sales sections (0: none), then each entry's sections
- * back to back, so a read points its reader at them. 64 series a chunk: a range read inflates
- * one chunk per bucket for one series (with 256 a 181-day read of an open day took 52 ms instead
- * of 3, most of it inflating and decoding the other series).
+ * A closed 10-minute bucket's market rows in chunks of CHUNK_SERIES series, each one loose row
+ * keyed chunkKey with its entries deflated in `ask` (docs/history-storage.md, "Rollups,
+ * maintained on write"). Before deflate: the entry count, then per entry its series less the
+ * chunk's first and its ask, bid and sales lengths (0: none), then each entry's sections.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { RollupCodecError, SectionReader } from '../rollup-codec.ts';
@@ -22,8 +14,7 @@ export const chunkKey = (series: number) => -1 - Math.floor(series / CHUNK_SERIE
 export const firstOfChunk = (key: number) => (-1 - key) * CHUNK_SERIES;
 
 type Blob = Buffer | null;
-export type ChunkEntry = [ask: Blob, bid: Blob, sales: Blob];
-export type ChunkEntries = Map<number, ChunkEntry>;
+export type ChunkEntries = Map<number, [ask: Blob, bid: Blob, sales: Blob]>;
 
 export function encodeChunk(entries: ChunkEntries): Buffer {
   const series = [...entries.keys()].sort((a, b) => a - b);
@@ -45,10 +36,8 @@ function openChunk(key: number, blob: Uint8Array): { body: Buffer; index: number
   const body = inflateRawSync(blob);
   const reader = new SectionReader().begin(body);
   const [count, index] = [reader.next(), [] as number[]];
-  for (let entry = 0; entry < count; entry += 1) {
-    const series = firstOfChunk(key) + reader.next();
-    index.push(series, 0, reader.next(), reader.next(), reader.next());
-  }
+  for (let entry = 0; entry < count; entry += 1)
+    index.push(firstOfChunk(key) + reader.next(), 0, reader.next(), reader.next(), reader.next());
   let at = reader.offset();
   for (let i = 0; i < index.length; i += 5) {
     index[i + 1] = at;
