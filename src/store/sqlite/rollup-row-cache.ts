@@ -1,11 +1,10 @@
 /**
- * The decoded rollup rows of one fold transaction, so journal entries hitting the same buckets
- * neither re-read nor re-decode them; each transaction starts empty (a decoded row is about 650
- * bytes of heap), and the chunks of 10-minute rows it read or writes (rollup-chunks.ts). Rows
- * are read to be written: a packed period is unpacked first (rollup-pages).
+ * One fold transaction's decoded rows (from empty: a row is about 650 bytes of heap), so entries
+ * hitting one bucket read and decode it once, and the chunks of 10-minute rows it read or writes;
+ * a packed period is unpacked first (docs/history-storage.md, "Rollups, maintained on write").
  */
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
-import { emptyRow, type RollupRow } from '../../pricing/rollups.ts';
+import type { RollupRow } from '../../pricing/rollups.ts';
 import {
   decodeSales,
   decodeSide,
@@ -33,8 +32,7 @@ export interface CachedRow {
   dirty: number;
   /** Where the bucket is stored: a row of its own, an entry of its chunk, or not yet. */
   stored: false | 'row' | 'chunk';
-  /** Written as a row of its own, never into a chunk: an aggregate's, so that reads of an
-   * item's history (aggregates, mostly) inflate no chunk. */
+  /** Written as a row of its own, never into a chunk: an aggregate's (item reads inflate none). */
   ownRow: boolean;
 }
 
@@ -53,24 +51,14 @@ export function writeRow(to: TierStatements, { series, bucket, row }: RowAt, sec
 
 /** Writes 10-minute rows of one bucket and chunk into it, with the entries it holds. */
 export function writeChunk(to: TierStatements, cache: RollupRowCache, rows: CachedRow[]): void {
-  const [{ bucket, series }] = rows as [CachedRow];
-  const entries = cache.chunk(bucket, chunkKey(series));
+  const [{ bucket, series: first }] = rows as [CachedRow];
+  const key = chunkKey(first);
+  const entries = cache.chunk(bucket, key);
   for (const { series, row } of rows) {
     const side = (name: 'ask' | 'bid') => row[name] && encodeSide(name, row[name], row.start);
     entries.set(series, [side('ask'), side('bid'), row.sales && encodeSales(row.sales)]);
   }
-  to.loose
-    .of(bucket, true)!
-    .upsertRow.run(chunkKey(series), bucket, encodeChunk(entries), null, null);
-}
-
-function decodeRow(start: number, stored: RowOfPeriod): RollupRow {
-  return {
-    start,
-    ask: stored[1] ? decodeSide('ask', stored[1], start) : null,
-    bid: stored[2] ? decodeSide('bid', stored[2], start) : null,
-    sales: stored[3] ? decodeSales(stored[3]) : null,
-  };
+  to.loose.of(bucket, true)!.upsertRow.run(key, bucket, encodeChunk(entries), null, null);
 }
 
 export class RollupRowCache {
@@ -79,8 +67,7 @@ export class RollupRowCache {
   /** Per tier, the end of the last period with a page when the transaction began. */
   private pagedTo: Partial<Record<Tier, number>> = {};
 
-  /** Per tier, the highest bucket ever stored (store-rollups.ts): no row lies in a later period
-   * (most misses are such new buckets), nor a page in one after every page's (pagedTo). */
+  /** Per tier, the highest bucket ever stored (store-rollups.ts): no row lies past it. */
   readonly frontier: Record<Tier, number> = { '10m': -1, '1h': -1, '1d': -1 };
 
   constructor(private readonly statements: RollupStatements) {}
@@ -97,11 +84,9 @@ export class RollupRowCache {
 
   get(tier: Tier, series: number, at: number, ownRow = false): CachedRow {
     const bucket = bucketIndex(at, tier);
-    const table = this.rows[tier];
-    const held = (table[series] ??= []);
-    for (let index = held.length - 1; index >= 0; index -= 1) {
+    const held = (this.rows[tier][series] ??= []);
+    for (let index = held.length - 1; index >= 0; index -= 1)
       if (held[index]!.bucket === bucket) return held[index]!;
-    }
     const start = bucket * TIER_MS[tier];
     const statements = this.statements.tiers[tier];
     let [found, stored]: [RowOfPeriod | undefined, CachedRow['stored']] = [undefined, false];
@@ -115,7 +100,13 @@ export class RollupRowCache {
         if (entry) [found, stored] = [[bucket, ...entry], 'chunk'];
       }
     }
-    const row = found ? decodeRow(start, found) : emptyRow(start);
+    const [, ask, bid, sales] = found ?? [];
+    const row: RollupRow = {
+      start,
+      ask: ask ? decodeSide('ask', ask, start) : null,
+      bid: bid ? decodeSide('bid', bid, start) : null,
+      sales: sales ? decodeSales(sales) : null,
+    };
     const cached = { tier, series, bucket, row, dirty: 0, stored, ownRow };
     held.push(cached);
     return cached;
