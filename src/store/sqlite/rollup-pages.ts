@@ -1,13 +1,7 @@
 /**
- * Pages: a settled period (PAGE_BUCKETS buckets: a UTC day of 10-minute buckets, a week of
- * hours, 64 days) of a series' loose rows packed into ONE deflated page (pages_<tier>); the
- * period's table of rows is then dropped. A page wins over rows: a fold that writes into a
- * packed period (late data, an import of the past) first unpacks it back into rows.
- *
- * A page, before deflate, holds its buckets oldest first, each as a varint gap (buckets skipped
- * since the previous one), a SECTION_BITS byte and its sections in the rollup codec. It is
- * stored deflated as is or, behind COLUMNS_MARK, in its column form (page-columns.ts), whichever
- * is smaller and, for columns, only once they gave back the very same body.
+ * Pages: a settled period of a series' loose rows packed into one deflated page, row-major or in
+ * its column form (page-columns.ts), whichever is smaller; a fold unpacks it for late data
+ * (docs/history-storage.md, "SQLite layout").
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Tier } from '../../pricing/rollup-buckets.ts';
@@ -19,36 +13,26 @@ import { chunkKey, decodeChunk } from './rollup-chunks.ts';
 import { PAGE_BUCKETS, SECTION_BITS, type PageEntry, type SectionSource } from './page-format.ts';
 import type { SeriesRange, TierStatements } from './rollup-statements.ts';
 
-/**
- * The first byte of a page in column order: a raw deflate stream cannot start with it (its
- * block type bits, 11, are reserved), so an older page is never taken for one. Column pages
- * of earlier releases (COLUMNS_MARK) stored a bid tally's top from the minimum.
- */
+/** A column page's first byte, which no raw deflate stream starts with (block type 11, reserved);
+ * column pages before TOP_FROM_MAX_MARK stored a bid tally's top from the minimum. */
 const [COLUMNS_MARK, TOP_FROM_MAX_MARK] = [0x07, 0x06];
-
-type Blob = Buffer | null;
 
 /** The row-major body of `entries` (buckets of one period, ascending). */
 export function pageRows(tier: Tier, period: number, entries: readonly PageEntry[]): Buffer {
-  const parts: Buffer[] = [];
-  const head = new VarintWriter(16);
+  const body = new VarintWriter(1024);
   let previous = period * PAGE_BUCKETS[tier] - 1;
   for (const [bucket, ask, bid, sales] of entries) {
-    head.clear();
-    head.put(bucket - previous - 1);
+    body.put(bucket - previous - 1);
     const bits = (ask ? SECTION_BITS.ask : 0) | (bid ? SECTION_BITS.bid : 0);
-    head.put(bits | (sales ? SECTION_BITS.sales : 0));
-    parts.push(Buffer.from(head.result()));
-    for (const section of [ask, bid, sales]) if (section) parts.push(section);
+    body.put(bits | (sales ? SECTION_BITS.sales : 0));
+    for (const section of [ask, bid, sales]) if (section) body.putBytes(section);
     previous = bucket;
   }
-  return Buffer.concat(parts);
+  return body.result();
 }
 
-/**
- * The page of `entries` (buckets of one period, ascending): the column form if it is smaller
- * and gives the body back, else the row-major one (also for sections the codec cannot read).
- */
+/** The page of `entries`: the column form if it is smaller and gives the body back, else the
+ * row-major one (also for sections the codec cannot read). */
 export function encodePage(tier: Tier, period: number, entries: readonly PageEntry[]): Buffer {
   const rows = pageRows(tier, period, entries);
   const inRows = deflateRawSync(rows);
@@ -64,11 +48,8 @@ export function encodePage(tier: Tier, period: number, entries: readonly PageEnt
   }
 }
 
-/**
- * Walks a page: per bucket, `visit` is called with the source of the bucket's sections (`reader`
- * at them for a row-major page, the page's columns for the column form) and must read past
- * all of them.
- */
+/** Hands `visit` each bucket of a page with the source of its sections (`reader` at them, or the
+ * page's columns), which it must read past. */
 export function walkPage(
   tier: Tier,
   period: number,
@@ -91,15 +72,13 @@ export function walkPage(
 const encodeAsk = (ask: SidePartial) => encodeSide('ask', ask, 0);
 const encodeBid = (bid: SidePartial) => encodeSide('bid', bid, 0);
 
-/**
- * A page's buckets with their sections' bytes (to unpack, trim or count it): as stored in the
- * row-major form, re-encoded by the codec from the column form.
- */
+/** A page's buckets with their sections' bytes: as stored in a row-major page, re-encoded from
+ * the column form. */
 export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageEntry[] {
   const entries: PageEntry[] = [];
   const reader = new SectionReader();
   walkPage(tier, period, page, reader, (bucket, bits, source) => {
-    const section = <T>(bit: number, read: () => T, encode: (value: T) => Buffer): Blob => {
+    const section = <T>(bit: number, read: () => T, encode: (value: T) => Buffer) => {
       if (!(bits & bit)) return null;
       if (source !== reader) return encode(read());
       const start = reader.offset();
@@ -114,11 +93,8 @@ export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageE
   return entries;
 }
 
-/**
- * Turns the page of the period holding `bucket` back into loose rows (a fold is about to write
- * into it), if it is still packed, with a marker row (bucket -1) that has the packing pass pack
- * the series again before it drops the period's rows. Call inside a write transaction.
- */
+/** Turns the page of the period holding `bucket`, if any, back into loose rows with a marker row
+ * (bucket -1) that has the packing pass pack the series again. In a write transaction. */
 export function unpackPage(tables: TierStatements, tier: Tier, series: number, bucket: number) {
   const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
   const [found] = tables.selectPages.all({ series, from: period, to: period + 1 });
@@ -145,10 +121,9 @@ function rowsOfRange(statements: TierStatements, range: SeriesRange) {
 }
 
 /**
- * Packs the loose rows of series [series, last) in buckets [from, to) (one period) into one
- * page per series (`afterPack` runs after each: a read of the period then walks its page, not
- * a seek per bucket); returns the rows packed. The rows stay until the period's table is
- * dropped: a page wins over them.
+ * Packs the loose rows of series [series, last) in buckets [from, to) (one period) into one page
+ * per series, `afterPack` after each; returns the rows packed. The rows stay until the period's
+ * table is dropped: a page wins over them.
  */
 export function packSeriesRange(
   statements: TierStatements,
@@ -157,23 +132,22 @@ export function packSeriesRange(
   afterPack?: (series: number, period: number) => void,
 ): number {
   const rows = rowsOfRange(statements, range);
-  const periodOf = (at: number) => Math.floor(rows[at]![1] / PAGE_BUCKETS[tier]);
+  const period = Math.floor(range.from / PAGE_BUCKETS[tier]);
   for (let at = 0, end = 0; at < rows.length; at = end) {
     const [series] = rows[at]!;
     while (end < rows.length && rows[end]![0] === series) end++;
     const entries = rows.slice(at, end).map(([, ...entry]) => entry);
-    statements.insertPage.run(series, periodOf(at), encodePage(tier, periodOf(at), entries));
-    afterPack?.(series, periodOf(at));
+    statements.insertPage.run(series, period, encodePage(tier, period, entries));
+    afterPack?.(series, period);
   }
   return rows.length;
 }
 
 /**
  * Deletes the oldest pages whose whole period ended by `cutoff`, in key order, until about
- * `limit` buckets; returns the buckets deleted and whether expired pages remain. A page reaching
- * past the cutoff stays whole: reads skip its expired buckets (the tier's expired mark), so a
- * retention pass every few minutes does not rewrite it each time. `beforeDelete` runs first for
- * each page.
+ * `limit` buckets (`beforeDelete` first for each); returns the buckets deleted and whether
+ * expired pages remain. A page reaching past the cutoff stays whole (reads skip its expired
+ * buckets), so retention does not rewrite it each pass.
  */
 export function expirePages(
   statements: TierStatements,
@@ -182,10 +156,8 @@ export function expirePages(
   limit: number,
   beforeDelete?: (series: number, period: number) => void,
 ): { deleted: number; more: boolean } {
-  const pages = statements.expiredPages.before.all(
-    Math.floor(cutoff / PAGE_BUCKETS[tier]),
-    limit + 1,
-  );
+  const cutoffPeriod = Math.floor(cutoff / PAGE_BUCKETS[tier]);
+  const pages = statements.expiredPages.before.all(cutoffPeriod, limit + 1);
   let [deleted, done] = [0, 0];
   for (; done < pages.length && deleted < limit; done += 1) {
     const [period, series, page] = pages[done]!;
