@@ -1,8 +1,7 @@
 /**
- * The range scans of the SQLite history: a tier's buckets from its periods' pages (rollup-pages)
- * or else tables of loose rows, in bucket order, and hours and days, as stored or else merged
- * from 10-minute buckets. For reads (sqlite-history.ts, in a read transaction: packing may drop
- * a table) and the merges upkeep stores (stored-merges.ts).
+ * The range scans of the SQLite history, for reads (in a read transaction: packing may drop a
+ * table) and stored merges: a tier's buckets from pages or loose rows in bucket order, hours and
+ * days as stored or merged (docs/history-storage.md, "SQLite layout", "Derived hours and days").
  */
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { emptyRow, mergeRow, type RollupRow, type SidePartial } from '../../pricing/rollups.ts';
@@ -67,11 +66,9 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
   const askSketch = sketches.includes('ask');
   const bidSketch = sketches.includes('bid');
   let previous = -1;
-  /**
-   * Reads the bucket's sections from `source` (the reader, or a page's columns); hands the
-   * asked-for ones over in range.
-   */
-  const entry = (bucket: number, bits: number, lowest = from, source: SectionSource = reader) => {
+  /** Reads a bucket's sections from `source` (the reader, or a page's columns); hands the asked-for
+   * ones over in range. */
+  const entry = (bucket: number, bits: number, lowest: number, source: SectionSource) => {
     if (bucket <= previous) throw new RollupCodecError('range read out of bucket order');
     previous = bucket;
     const into = bucket < lowest || bucket >= to ? skipped : reused;
@@ -135,9 +132,8 @@ const DAY = TIER_MS['10m'] * PAGE_BUCKETS['10m'];
 /**
  * Visits the hours or days of [fromMs, toMs) in order, each merged from its 10-minute buckets,
  * expired or not (a merge is whole or not at all), lastAt dropped (only per-market 10-minute
- * buckets dedupe). The one rule for a derived bucket, whether it is read or stored
- * (stored-merges.ts). With `storedDay`, a packed day inside the range that is not stored gives
- * the merges cachedDays derived from its page.
+ * buckets dedupe): the one rule for a derived bucket, read or stored (stored-merges.ts). With
+ * `storedDay`, a whole packed day not stored gives the merges cachedDays derived from its page.
  */
 export function scanDerived(all: RollupStatements, series: number, tier: MergedTier, scan: Scan) {
   const width = TIER_MS[tier];
@@ -178,11 +174,9 @@ export function scanDerived(all: RollupStatements, series: number, tier: MergedT
   end();
 }
 
-/**
- * Hours or days in bucket order: each stored one, else the merge of its 10-minute buckets (none
- * below the tier's expired mark). The 10-minute tier is read from the first bucket not stored
- * on, and a packed day whose day is stored is not walked.
- */
+/** Hours or days in bucket order: each stored one, else the merge of its 10-minute buckets (none
+ * below the tier's expired mark). The 10-minute scan starts at the first one not stored and skips
+ * the pages of stored days. */
 export function scanMerged(all: RollupStatements, series: number, tier: MergedTier, scan: Scan) {
   const width = TIER_MS[tier];
   const stored: RollupRow[] = [];
