@@ -30,7 +30,7 @@ function collecting(entries: Entry[]): JournalSink {
   };
 }
 
-function replayed(blob: Uint8Array, bases = new SlotBases()): Entry[] {
+function replayed(blob: Uint8Array, bases = new SlotBases(false)): Entry[] {
   const entries: Entry[] = [];
   replayJournal(blob, collecting(entries), aggregateOf, bases);
   return entries;

@@ -54,6 +54,9 @@ export class SlotBases {
   private values = new Int32Array(0);
   private readonly undo: number[] = [];
 
+  /** `undoable` false (a replay's): changes are kept at once. */
+  constructor(private readonly undoable = true) {}
+
   get(field: number, slot: number): number {
     return this.values[slot * 3 + field - PRICE_FIELD] ?? 0;
   }
@@ -66,7 +69,7 @@ export class SlotBases {
       grown.set(this.values);
       this.values = grown;
     }
-    this.undo.push(at, this.values[at]!);
+    if (this.undoable) this.undo.push(at, this.values[at]!);
     this.values[at] = value;
   }
 
@@ -213,7 +216,8 @@ function replayColumns(
     if (aggregateOf && field === ALL_FIELD) continue;
     const based = bases && isBased(field);
     for (let index = 0, value = 0; index < count; index += 1) {
-      const [delta, at] = [reader.next(), index * FIELDS];
+      const delta = reader.next();
+      const at = index * FIELDS;
       const slot = based ? slotOf(entries, at) : 0;
       if (based) value = bases.get(field, slot);
       value = delta === ESCAPE ? reader.next() : value + unzigzag(delta);
@@ -221,7 +225,6 @@ function replayColumns(
       entries[at + field] = value;
     }
   }
-  bases?.settle(true);
   if (reader.offset() !== body.length) throw new RollupCodecError('journal blob runs on');
   for (let from = 0; sink && from < entries.length; from += FIELDS)
     emit(sink, entries, from, aggregateOf);
@@ -271,7 +274,7 @@ export function replaySegment(
   aggregateOf: AggregateOf,
   afterEach?: () => void,
 ): number {
-  const bases = new SlotBases();
+  const bases = new SlotBases(false);
   return eachRecord(data, (blob, end) => {
     replayJournal(blob, end > from ? sink : null, aggregateOf, bases);
     if (end > from) afterEach?.();
