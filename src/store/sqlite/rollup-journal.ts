@@ -45,6 +45,14 @@ export interface JournalSink {
 /** The aggregate series of a market series' item (or a number past every series: none). */
 export type AggregateOf = (own: number) => number;
 
+/** `array` if it holds `length` values, else a copy that does (at least twice as long). */
+export function grownTo(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
+  if (length <= array.length) return array;
+  const grown = new Int32Array(Math.max(length, array.length * 2));
+  grown.set(array);
+  return grown;
+}
+
 /**
  * Per slot, the price, size and quantity last journaled in a segment, as int32 (a larger value
  * wraps alike in the writer and the replay); 0 at a segment's start. The writer's changes stay
@@ -64,11 +72,7 @@ export class SlotBases {
   set(field: number, slot: number, value: number): void {
     const at = slot * 3 + field - PRICE_FIELD;
     if (slot >= SLOTS) return;
-    if (at >= this.values.length) {
-      const grown = new Int32Array(Math.max(at + 1, this.values.length * 2));
-      grown.set(this.values);
-      this.values = grown;
-    }
+    this.values = grownTo(this.values, at + 1);
     if (this.undoable) this.undo.push(at, this.values[at]!);
     this.values[at] = value;
   }

@@ -9,7 +9,13 @@ import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import { TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
 import { JournalSegments, moveTableJournal } from './journal-segments.ts';
-import { journalBatch, JournalWriter, replaySegment, type JournalSink } from './rollup-journal.ts';
+import {
+  grownTo,
+  journalBatch,
+  JournalWriter,
+  replaySegment,
+  type JournalSink,
+} from './rollup-journal.ts';
 import { SECTION_BITS } from './page-format.ts';
 import { chunkKey } from './rollup-chunks.ts';
 import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-row-cache.ts';
@@ -88,11 +94,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   /** Per series id, its item's aggregate series (ids never change): 0 until looked up. */
   let aggregates = new Int32Array(0);
   const aggregateOf = (own: number) => {
-    if (own >= aggregates.length) {
-      const grown = new Int32Array(Math.max(own + 1, aggregates.length * 2));
-      grown.set(aggregates);
-      aggregates = grown;
-    }
+    aggregates = grownTo(aggregates, own + 1);
     aggregates[own] ||= statements.aggregateOf.get(own) ?? 0;
     return aggregates[own] || Number.MAX_SAFE_INTEGER;
   };
