@@ -198,8 +198,9 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     /** Inside the batch's transaction. */
     record(sides: readonly SideSnapshot[], newSales: readonly SaleRecord[]): void {
       const period = periodOf(options.clock.now());
-      if (segments.nameOf(period) !== basesOf) journal.bases.reset();
-      basesOf = segments.nameOf(period);
+      const segment = segments.nameOf(period);
+      if (segment !== basesOf) journal.bases.reset();
+      basesOf = segment;
       const blob = journalBatch(journal, directory, sides, newSales);
       pending = blob && { blob, period };
     },
