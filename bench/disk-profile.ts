@@ -7,7 +7,9 @@
  * server is stopped (SIGSTOP) while its data dir is copied, and each write is mapped to a page:
  * a WAL frame by its 24-byte header (page number, then the database size on a commit frame), a
  * write to a database file by its offset; pages to tables and indexes by `dbstat` on the copy.
- * Needs strace(1) and ptrace rights.
+ * Needs strace(1) and ptrace rights. DISK_PROFILE_PERIOD=1: one whole period instead, from 30 s
+ * after a boundary to 30 s after the next (its fold included), `write` calls traced too (the
+ * journal's segment files), files that are not databases summed per name.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,8 +20,9 @@ import { startSteadyServer } from './disk-day.ts';
 import { writtenBytes } from './harness.ts';
 
 const SETTLE_S = Number(process.env.DISK_PROFILE_SETTLE_S ?? 150);
-const WINDOW_S = Number(process.env.DISK_PROFILE_WINDOW_S ?? 300);
 const PERIOD_MS = 600_000;
+const WHOLE_PERIOD = process.env.DISK_PROFILE_PERIOD === '1';
+const WINDOW_S = WHOLE_PERIOD ? PERIOD_MS / 1000 : Number(process.env.DISK_PROFILE_WINDOW_S ?? 300);
 /** A window starts this long after a boundary (the fold) and ends this long before the next. */
 const AFTER_FOLD_MS = 75_000;
 const BEFORE_FOLD_MS = 5_000;
@@ -52,11 +55,13 @@ export function parseTrace(text: string): Write[] {
     const call = resumed ? (pending.get(tid) ?? '') + resumed[1] : body;
     pending.delete(tid);
     const parts =
-      /^pwrite64\(\d+<([^>]*)>, "((?:\\x[0-9a-f]{2})*)"[^,]*, \d+, (\d+)\) = (\d+)/.exec(call);
+      /^pwrite64\(\d+<([^>]*)>, "((?:\\x[0-9a-f]{2})*)"[^,]*, \d+, (\d+)\) = (\d+)/.exec(call) ??
+      /^write\(\d+<([^>]*)>, "((?:\\x[0-9a-f]{2})*)"[^,]*, \d+\)() = (\d+)/.exec(call);
     if (!parts) continue;
     const [, path, head, offset, bytes] = parts as unknown as string[];
     const file = path!.startsWith('\\x') ? unhex(path!).toString('utf8') : path!;
-    out.push({ tid, file, head: unhex(head!), bytes: Number(bytes), offset: Number(offset) });
+    const at = offset === '' ? -1 : Number(offset);
+    out.push({ tid, file, head: unhex(head!), bytes: Number(bytes), offset: at });
   }
   return out;
 }
@@ -101,6 +106,10 @@ export function tally(
   for (const write of writes) {
     const name = basename(write.file);
     const wal = name.endsWith('-wal');
+    if (!wal && !name.endsWith('.db')) {
+      add(name.replace(/\d+/g, '#'), write.bytes);
+      continue;
+    }
     const { size, owner } = ownersOf(wal ? name.slice(0, -4) : name);
     if (!wal) {
       const page = Math.floor(write.offset / size) + 1;
@@ -121,10 +130,11 @@ export function tally(
 
 function startWindow(): Promise<void> {
   const fits = () => {
+    if (WHOLE_PERIOD) return Date.now() % PERIOD_MS >= 30_000 && Date.now() % PERIOD_MS < 40_000;
     const into = Date.now() % PERIOD_MS;
     return into >= AFTER_FOLD_MS && into + WINDOW_S * 1000 <= PERIOD_MS - BEFORE_FOLD_MS;
   };
-  if (WINDOW_S * 1000 > PERIOD_MS - AFTER_FOLD_MS - BEFORE_FOLD_MS) {
+  if (!WHOLE_PERIOD && WINDOW_S * 1000 > PERIOD_MS - AFTER_FOLD_MS - BEFORE_FOLD_MS) {
     throw new Error(`DISK_PROFILE_WINDOW_S ${WINDOW_S} does not fit between two folds`);
   }
   return (async () => {
@@ -141,7 +151,8 @@ export async function benchDiskProfile(): Promise<void> {
     await startWindow();
     const pid = server.child.pid!;
     const log = join(work, 'trace.txt');
-    const trace = ['-f', '-y', '-e', 'trace=pwrite64', '-s', '32', '-xx', '-o', log];
+    const calls = WHOLE_PERIOD ? 'trace=pwrite64,write' : 'trace=pwrite64';
+    const trace = ['-f', '-y', '-e', calls, '-s', '32', '-xx', '-o', log];
     const strace = spawn('strace', [...trace, '-p', String(pid)], { stdio: 'ignore' });
     await sleep(3000);
     const [before, from] = [writtenBytes(pid), new Date()];
@@ -175,7 +186,7 @@ export function report(writes: Write[], copy: string, written: number, from: Dat
   const traced = [...rows.values()].reduce((sum, row) => sum + row.bytes, 0);
   const perDay = (bytes: number) => ((bytes / WINDOW_S) * 86_400) / 1e9;
   console.log(
-    `real server, ${WINDOW_S} s between folds from ${from.toISOString()}: write_bytes ${(written / 1e6).toFixed(2)} MB ` +
+    `real server, ${WINDOW_S} s ${WHOLE_PERIOD ? 'with a fold' : 'between folds'} from ${from.toISOString()}: write_bytes ${(written / 1e6).toFixed(2)} MB ` +
       `(${perDay(written).toFixed(2)} GB a day), traced pwrite64 ${(traced / 1e6).toFixed(2)} MB; ` +
       `commits ${[...commits].map(([file, n]) => `${file} ${n}`).join(', ')}`,
   );

@@ -161,6 +161,16 @@ export class Book {
     return ids;
   }
 
+  /** Quoted sides of slots `from` to `to` − 1 (SideStore.visitQuoted); returns the slots held. */
+  visitQuoted(
+    game: Game,
+    from: number,
+    to: number,
+    visit: (market: MarketId, fetchedAt: number) => void,
+  ): number {
+    return this.games[game].quotes.visitQuoted(from, to, visit);
+  }
+
   /** Item ids that have at least one quote. */
   quotedItemIds(game: Game): IterableIterator<string> {
     return this.games[game].quotes.itemIds();

@@ -102,7 +102,25 @@ function assertSameAsReference(book: Book, applied: readonly SideSnapshot[]): vo
     }
     const quoted = ITEMS.filter((id) => expected.has(`${game}:${id}`));
     assert.deepStrictEqual(new Set(book.quotedItemIds(game)), new Set(quoted));
+    assert.deepStrictEqual(visitedInSlices(book, game), quotedSidesOf(expected, game));
   }
+}
+
+/** `market@fetchedAt` of every quoted side the book visits, three slots at a time, sorted. */
+function visitedInSlices(book: Book, game: 'cs2' | 'rust'): string[] {
+  const seen: string[] = [];
+  for (let from = 0, slots = 1; from < slots; from += 3)
+    slots = book.visitQuoted(game, from, from + 3, (market, at) => seen.push(`${market}@${at}`));
+  return seen.sort();
+}
+
+function quotedSidesOf(expected: ReturnType<typeof reference>, game: string): string[] {
+  return [...expected]
+    .filter(([key]) => key.startsWith(`${game}:`))
+    .flatMap(([, markets]) => [...markets.values()].flatMap(({ ask, bid }) => [ask, bid]))
+    .filter((side) => side !== null && side.levels.length > 0)
+    .map((side) => `${side!.market}@${side!.fetchedAt}`)
+    .sort();
 }
 
 describe('packed sides', () => {

@@ -135,6 +135,25 @@ export class SideStore {
     return this.recent.offer(itemId, out) ? out.slice() : out;
   }
 
+  /**
+   * Hands `visit` each quoted side (one with a level) of slots `from` to `to` − 1, with its
+   * market and fetch time, without building it; returns the number of slots held.
+   */
+  visitQuoted(
+    from: number,
+    to: number,
+    visit: (market: MarketId, fetchedAt: number) => void,
+  ): number {
+    for (let column = from * 2; column < Math.min(to, this.slots) * 2; column += 1) {
+      const kind = this.kind[column]!;
+      if (kind === NONE) continue;
+      const levels = kind === KEPT ? this.kept.get(column)!.levels : null;
+      if ((levels?.length ?? this.arena.levelCount(column)) === 0) continue;
+      visit(this.markets.at(this.market[column >> 1]!) as MarketId, this.fetchedAt[column]!);
+    }
+    return this.slots;
+  }
+
   itemIds(): IterableIterator<string> {
     return this.firstSlot.keys();
   }

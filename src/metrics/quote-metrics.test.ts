@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { Book } from '../book/book.ts';
 import { manualClock, MINUTE } from '../domain/clock.ts';
 import { side } from '../pricing/snapshot-fixtures.ts';
-import { registerQuoteAgeMetrics } from './quote-metrics.ts';
+import { registerQuoteAgeMetrics, SLICE_SLOTS } from './quote-metrics.ts';
 import { parseSamples, total } from './test-support.ts';
 
 const T0 = Date.parse('2026-11-01T12:00:00Z');
@@ -50,6 +50,25 @@ describe('quote age metrics, computed at scrape time from the book', () => {
     samples = await scrape();
     assert.equal(total(samples, 'pricing_quotes_stale_ratio', csfloat), 1, '31 minutes old');
     assert.equal(total(samples, 'pricing_quote_newest_age_seconds', csfloat), 31 * 60);
+  });
+
+  test('sides without a level are not quotes; the scan yields between slices of slots', async () => {
+    const { book, put, scrape } = setup();
+    const items = 2 * SLICE_SLOTS + 1;
+    for (let index = 0; index < items; index += 1) put('ask', `item-${index}`, 'skinport', T0);
+    const empty = side('bid', { market: 'skinport', prices: [], fetchedAt: T0, itemId: 'item-0' });
+    book.apply({ sides: [empty], sales: [], listings: [] });
+    let turns = 0;
+    let scraped = false;
+    const turn = () => {
+      turns += 1;
+      if (!scraped) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const samples = await scrape();
+    scraped = true;
+    assert.equal(total(samples, 'pricing_quotes', { game: 'cs2', market: 'skinport' }), items);
+    assert.ok(turns >= 2, `the event loop turned ${turns} times during the scan`);
   });
 
   test('an empty book exposes no quote series', async () => {
