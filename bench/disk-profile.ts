@@ -7,9 +7,9 @@
  * server is stopped (SIGSTOP) while its data dir is copied, and each write is mapped to a page:
  * a WAL frame by its 24-byte header (page number, then the database size on a commit frame), a
  * write to a database file by its offset; pages to tables and indexes by `dbstat` on the copy.
- * Needs strace(1) and ptrace rights. DISK_PROFILE_PERIOD=1: one whole period instead, from 30 s
- * after a boundary to 30 s after the next (its fold included), `write` calls traced too (the
- * journal's segment files), files that are not databases summed per name.
+ * Needs strace(1) and ptrace rights. DISK_PROFILE_PERIOD=1: one whole period instead, from 60 s
+ * before a boundary to 540 s after it (the fold, slowed by the trace, included), `write` calls
+ * traced too (the journal's segment files), files that are not databases summed per name.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -130,7 +130,7 @@ export function tally(
 
 function startWindow(): Promise<void> {
   const fits = () => {
-    if (WHOLE_PERIOD) return Date.now() % PERIOD_MS >= 30_000 && Date.now() % PERIOD_MS < 40_000;
+    if (WHOLE_PERIOD) return Date.now() % PERIOD_MS >= 540_000 && Date.now() % PERIOD_MS < 550_000;
     const into = Date.now() % PERIOD_MS;
     return into >= AFTER_FOLD_MS && into + WINDOW_S * 1000 <= PERIOD_MS - BEFORE_FOLD_MS;
   };
