@@ -2,6 +2,7 @@
  * Probe: the default start pinned as in `pinned`, with `--cpu-prof` (every thread) and
  * `--trace-gc`; the pricing load over the first minute, then a steady window. Prints the HTTP
  * thread's CPU per request per window; the profiles are left in PROBE_OUT for analysis.
+ * PROBE_PULLER=1: one client pulls `/v1/items/all` (gzip) each second of the steady window.
  * Usage: node --import tsx bench/stall-probe.ts <outdir> [extra node flags...]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import {
   spawnPinned,
   waitForPrices,
 } from './pinned.ts';
-import { longestStallMs, popularPricingPaths, watchBackfill } from './pinned-use.ts';
+import { longestStallMs, popularPricingPaths, timedItemsAll, watchBackfill } from './pinned-use.ts';
 import { cpuByRole, threadTimes } from './thread-cpu.ts';
 
 const out = process.argv[2]!;
@@ -56,7 +57,16 @@ async function window(label: string, seconds: number) {
   await longestStallMs(server.metricsUrl!);
   const before = threadTimes(pid);
   mark(`${label} start`);
-  const result = await load(server.url, { paths, headers, seconds });
+  const loading = load(server.url, { paths, headers, seconds });
+  const pulls: number[] = [];
+  for (let done = false; process.env.PROBE_PULLER && label === 'steady' && !done;) {
+    const started = performance.now();
+    pulls.push(await timedItemsAll(server.url, key));
+    mark(`items/all pulled in ${pulls.at(-1)!.toFixed(1)} ms`);
+    await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (performance.now() - started))));
+    done = performance.now() - started > 0 && pulls.length >= seconds - 1;
+  }
+  const result = await loading;
   const roles = cpuByRole(pid, before, threadTimes(pid));
   const stall = await longestStallMs(server.metricsUrl!);
   const requests = result.requestsPerSecond * seconds;
