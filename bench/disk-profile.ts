@@ -130,8 +130,8 @@ export function tally(
 
 function startWindow(): Promise<void> {
   const fits = () => {
-    if (WHOLE_PERIOD) return Date.now() % PERIOD_MS >= 540_000 && Date.now() % PERIOD_MS < 550_000;
     const into = Date.now() % PERIOD_MS;
+    if (WHOLE_PERIOD) return into >= PERIOD_MS - 60_000 && into < PERIOD_MS - 50_000;
     return into >= AFTER_FOLD_MS && into + WINDOW_S * 1000 <= PERIOD_MS - BEFORE_FOLD_MS;
   };
   if (!WHOLE_PERIOD && WINDOW_S * 1000 > PERIOD_MS - AFTER_FOLD_MS - BEFORE_FOLD_MS) {

@@ -87,13 +87,17 @@ const median = (values: number[]) => {
 };
 
 /** Pulls `/v1/items/all` once a second until `stop` resolves; the times taken. */
-async function pullEverySecond(used: UsedServer, stop: Promise<unknown>): Promise<number[]> {
+export async function pullEverySecond(
+  url: string,
+  key: string,
+  stop: Promise<unknown>,
+): Promise<number[]> {
   let stopped = false;
   void stop.then(() => (stopped = true));
   const times: number[] = [];
   while (!stopped) {
     const started = performance.now();
-    times.push(await timedItemsAll(used.server.url, used.key));
+    times.push(await timedItemsAll(url, key));
     await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (performance.now() - started))));
   }
   return times;
@@ -168,7 +172,7 @@ export async function measureUse(used: UsedServer, baseline: LoadResult): Promis
   );
 
   const mixedLoad = load(used.server.url, { paths, headers, seconds: MIXED_SECONDS });
-  const pulls = pullEverySecond(used, mixedLoad);
+  const pulls = pullEverySecond(used.server.url, used.key, mixedLoad);
   const mixed = await mixedLoad;
   const pulled = await pulls;
   const mixedStall = await longestStallMs(used.metricsUrl);

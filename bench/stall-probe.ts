@@ -20,7 +20,12 @@ import {
   spawnPinned,
   waitForPrices,
 } from './pinned.ts';
-import { longestStallMs, popularPricingPaths, timedItemsAll, watchBackfill } from './pinned-use.ts';
+import {
+  longestStallMs,
+  popularPricingPaths,
+  pullEverySecond,
+  watchBackfill,
+} from './pinned-use.ts';
 import { cpuByRole, threadTimes } from './thread-cpu.ts';
 
 const out = process.argv[2]!;
@@ -58,15 +63,11 @@ async function window(label: string, seconds: number) {
   const before = threadTimes(pid);
   mark(`${label} start`);
   const loading = load(server.url, { paths, headers, seconds });
-  const pulls: number[] = [];
-  for (let done = false; process.env.PROBE_PULLER && label === 'steady' && !done;) {
-    const started = performance.now();
-    pulls.push(await timedItemsAll(server.url, key));
-    mark(`items/all pulled in ${pulls.at(-1)!.toFixed(1)} ms`);
-    await new Promise((r) => setTimeout(r, Math.max(0, 1000 - (performance.now() - started))));
-    done = performance.now() - started > 0 && pulls.length >= seconds - 1;
-  }
+  const puller = process.env.PROBE_PULLER && label === 'steady';
+  const pulls = puller ? pullEverySecond(server.url, key, loading) : Promise.resolve([]);
   const result = await loading;
+  const pulled = (await pulls).map((ms) => ms.toFixed(1)).join(', ');
+  if (puller) mark(`items/all pulled (one a second from the window's start) in ${pulled} ms`);
   const roles = cpuByRole(pid, before, threadTimes(pid));
   const stall = await longestStallMs(server.metricsUrl!);
   const requests = result.requestsPerSecond * seconds;
