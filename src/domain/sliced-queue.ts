@@ -2,9 +2,9 @@
  * A queue handled in arrival order with the event loop free between slices: whatever arrives in
  * a burst (a backlog of another thread's messages, which Node delivers back to back) is handled
  * a few ms at a time, so requests keep being served in between (and, while they keep the thread
- * busy, the queue takes a bounded share of it: see `Slicer`).
+ * busy, the queue takes a bounded share of it, its own: see `Slicer`).
  */
-import { Slicer, SLICE_BUDGET_MS } from './slicer.ts';
+import { BusyShare, Slicer, SLICE_BUDGET_MS } from './slicer.ts';
 
 /** Handled entries are dropped from the front once this many have piled up. */
 const COMPACT_AT = 1024;
@@ -14,6 +14,7 @@ export class SlicedQueue<T> {
   private next = 0;
   private scheduled = false;
   private idle: (() => void)[] = [];
+  private readonly share = new BusyShare();
 
   constructor(
     private readonly handle: (entry: T) => void,
@@ -43,7 +44,7 @@ export class SlicedQueue<T> {
   }
 
   private async drain(): Promise<void> {
-    const slicer = new Slicer(this.budgetMs, this.now);
+    const slicer = new Slicer(this.budgetMs, this.now, this.share);
     while (this.next < this.entries.length) {
       const entry = this.entries[this.next] as T;
       this.entries[this.next] = undefined;
