@@ -1,0 +1,2 @@
+import { benchHistory } from './history.ts';
+await benchHistory();
