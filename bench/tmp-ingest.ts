@@ -1,2 +1,0 @@
-import { benchHistory } from './history.ts';
-await benchHistory();
