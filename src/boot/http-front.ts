@@ -184,7 +184,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
     );
     closers.add(() => schema.close());
     // A first start's schema sync is one long write on this thread: done before requests come.
-    await steps.timeAsync('schemaSync', () => schema.synced);
+    await steps.timeAsync('schemaSync', () => schema.beforeListen);
 
     const inventory = await steps.timeAsync('inventory', () =>
       startInventory(config, clock, schema.catalogs, logger),
@@ -241,6 +241,7 @@ export async function startHttpFront(options: HttpFrontOptions): Promise<HttpFro
       startServer(app, { port: config.port, host: config.host }),
     );
     closers.add(() => server.close());
+    schema.serve();
     // Both answer 503 until their first build; prices do not wait for them.
     const bulkBuilt = Promise.all([
       steps

@@ -32,10 +32,16 @@ export interface SchemaRuntime {
   gameReads: PolledGameReads;
   catalogs: Record<Game, GrowingCatalog>;
   learner: CatalogLearner;
-  /** Resolves when the first build finished (or failed, which onError heard). */
-  ready: Promise<void>;
-  /** Resolves when the logs are synced with the package catalog (or that failed). */
-  synced: Promise<void>;
+  /**
+   * Syncs the logs with the package catalog (a restart's, after it listens), builds the
+   * snapshots and polls for other processes' changes; errors go to onError.
+   */
+  serve(): void;
+  /**
+   * What a serving process awaits before it listens (or that failed): the logs loaded, and on a
+   * first start their sync with the package catalog too (its one long write).
+   */
+  beforeListen: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -70,18 +76,25 @@ export async function startSchemaServing(options: BootOptions): Promise<SchemaRu
   const gameReads = new PolledGameReads(store);
   await gameReads.refreshNow();
   gameReads.start(undefined, (error) => options.onError(error, 'reading the game switch'));
-  const ready = service.start().then(
-    () =>
-      service.startRefresh(SCHEMA_REFRESH_MS, (error) => options.onError(error, 'schema refresh')),
-    (error: unknown) => options.onError(error, 'building the item schema'),
-  );
+  let ready: Promise<void> = Promise.resolve();
   return {
     service,
     gameReads,
     catalogs,
     learner,
-    ready,
-    synced: service.syncSources().catch(() => undefined),
+    beforeListen: service
+      .loadLogs()
+      .then((firstStart) => (firstStart ? service.syncSources() : undefined))
+      .catch(() => undefined),
+    serve() {
+      ready = service.start().then(
+        () =>
+          service.startRefresh(SCHEMA_REFRESH_MS, (error) =>
+            options.onError(error, 'schema refresh'),
+          ),
+        (error: unknown) => options.onError(error, 'building the item schema'),
+      );
+    },
     async close() {
       gameReads.stop();
       await ready;
@@ -102,8 +115,8 @@ export async function startLearning(options: BootOptions): Promise<SchemaRuntime
     gameReads,
     catalogs,
     learner,
-    synced: Promise.resolve(),
-    ready: Promise.resolve(),
+    beforeListen: Promise.resolve(),
+    serve() {},
     async close() {
       service.stop();
       await store.close();

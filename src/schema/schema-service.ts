@@ -10,6 +10,7 @@ import type { Clock } from '../domain/clock.ts';
 import { GAMES, type Game } from '../domain/games.ts';
 import type { CatalogItem } from '../domain/item.ts';
 import type { PreparedPayload } from '../domain/prepared-payload.ts';
+import { Slicer } from '../domain/slicer.ts';
 import {
   ChangeLog,
   nextVersion,
@@ -48,6 +49,7 @@ export class SchemaService {
   private secret: Buffer | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private serving = false;
+  private loaded: Promise<boolean> | null = null;
   private synced: Promise<void> | null = null;
 
   constructor(private readonly options: SchemaServiceOptions) {
@@ -65,15 +67,34 @@ export class SchemaService {
   }
 
   /**
-   * Loads every game's log and syncs it with the package catalog, once. A first start writes
-   * every item in one synchronous transaction per game (seconds for the full CS2 catalog), so a
-   * serving process awaits this before it listens.
+   * Loads every game's log, once (learned items become priceable); true when a log was empty,
+   * as on a first start.
+   */
+  loadLogs(): Promise<boolean> {
+    this.loaded ??= (async () => {
+      let empty = false;
+      for (const game of GAMES) {
+        this.absorb(game, await this.options.store.entriesAfter(game, 0));
+        empty ||= this.state(game).log.head() === 0;
+      }
+      return empty;
+    })();
+    return this.loaded;
+  }
+
+  /**
+   * Syncs every loaded log with the package catalog, once. A first start writes every item in
+   * one synchronous transaction per game (seconds for the full CS2 catalog), so a serving
+   * process awaits it before it listens; a restart, where the catalog mostly matches the log,
+   * listens first: what changed is written SYNC_ITEMS items a transaction (a version each).
    */
   syncSources(): Promise<void> {
     this.synced ??= (async () => {
+      const firstStart = await this.loadLogs();
       for (const game of GAMES) {
-        this.absorb(game, await this.options.store.entriesAfter(game, 0));
-        await this.sync(game, await desiredInSlices(this.options.sources[game].items), true);
+        const desired = await desiredInSlices(this.options.sources[game].items);
+        if (firstStart) await this.sync(game, desired, true);
+        else await this.syncInParts(game, desired);
       }
     })();
     return this.synced;
@@ -154,6 +175,18 @@ export class SchemaService {
     }
   }
 
+  /** Writes only what differs, a part at a time, then the removals. */
+  private async syncInParts(game: Game, desired: readonly DesiredRecord[]): Promise<void> {
+    const differs = (part: readonly DesiredRecord[], removeMissing: boolean) =>
+      planChanges(this.state(game).log.latest(), part, removeMissing, 0).length > 0;
+    for (let start = 0; start < desired.length; start += SYNC_ITEMS) {
+      const part = desired.slice(start, start + SYNC_ITEMS);
+      if (differs(part, false)) await this.sync(game, part, false);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    if (differs(desired, true)) await this.sync(game, desired, true);
+  }
+
   private async sync(
     game: Game,
     desired: readonly DesiredRecord[],
@@ -187,15 +220,16 @@ export class SchemaService {
   }
 }
 
-const SLICE_ITEMS = 2000;
+/** Items whose changes a restart's sync writes in one transaction. */
+const SYNC_ITEMS = 2000;
 
-/** Records and hashes a slice at a time, yielding between slices (the HTTP thread stays live). */
+/** Records and hashes in slices (`Slicer`: the HTTP thread stays live, a build among builds). */
 async function desiredInSlices(items: readonly CatalogItem[]): Promise<DesiredRecord[]> {
   const desired: DesiredRecord[] = [];
-  for (let start = 0; start < items.length; start += SLICE_ITEMS) {
-    for (const item of items.slice(start, start + SLICE_ITEMS))
-      desired.push(desire(schemaRecord(item)));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  const slicer = new Slicer();
+  for (const item of items) {
+    desired.push(desire(schemaRecord(item)));
+    if (slicer.due()) await slicer.pause();
   }
   return desired;
 }
