@@ -95,6 +95,8 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
   const history = new HistoryChart(historyBox);
   let last: ItemData | null = null;
   let lastBuckets: BucketsData | null = null;
+  /** Set when the page is left: a fetch that answers later draws nothing (its charts are gone). */
+  let left = false;
 
   const render = (data: ItemData, bucketData: BucketsData | null) => {
     lastBuckets = bucketData;
@@ -120,7 +122,7 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
       overlay.checked ? api.historyByMarket(game, name, interval) : Promise.resolve(null),
     ]);
     const sets: HistorySets = { asks, bids, sales, byMarket };
-    history.update(sets);
+    if (!left) history.update(sets);
   };
 
   const showError = (error: unknown) => {
@@ -133,20 +135,21 @@ export function mountItem(view: HTMLElement, game: Game, name: string): () => vo
       api.item(game, name),
       game === 'cs2' ? api.buckets(name) : Promise.resolve(null),
     ]);
-    render(data, bucketData);
+    if (!left) render(data, bucketData);
   };
   const itemPoll = poll(ITEM_REFRESH_MS, loadItem, showError);
   const historyPoll = poll(HISTORY_REFRESH_MS, loadHistory, showError);
   const stream = listen(
     { game, name },
     (event, payload) => {
-      if (last) render(applyStreamEvent(last, event, payload), lastBuckets);
+      if (last && !left) render(applyStreamEvent(last, event, payload), lastBuckets);
     },
     (open) => {
       if (!open) showError(new Error('Stream interrupted: reconnecting'));
     },
   );
   return () => {
+    left = true;
     stream.stop();
     itemPoll.stop();
     historyPoll.stop();
