@@ -107,7 +107,7 @@ export async function startSchemaServing(options: BootOptions): Promise<SchemaRu
 /** For an ingesting process: loaded logs, the learner, catalogs that grow as it learns. */
 export async function startLearning(options: BootOptions): Promise<SchemaRuntime> {
   const { store, catalogs, service, learner } = await openRuntime(options);
-  await service.load();
+  await service.loadLogs();
   service.startRefresh(SCHEMA_REFRESH_MS, (error) => options.onError(error, 'schema refresh'));
   const gameReads = new PolledGameReads(store);
   return {

@@ -67,8 +67,8 @@ export class SchemaService {
   }
 
   /**
-   * Loads every game's log, once (learned items become priceable); true when a log was empty,
-   * as on a first start.
+   * Loads every game's log, once (learned items become priceable; all an ingest process that
+   * learns items and serves nothing needs); true when a log was empty, as on a first start.
    */
   loadLogs(): Promise<boolean> {
     this.loaded ??= (async () => {
@@ -98,14 +98,6 @@ export class SchemaService {
       }
     })();
     return this.synced;
-  }
-
-  /** Loads the logs only (an ingest process that learns items and serves nothing). */
-  async load(): Promise<void> {
-    for (const game of GAMES) {
-      const log = this.state(game).log;
-      this.absorb(game, await this.options.store.entriesAfter(game, log.head()));
-    }
   }
 
   /** Polls the store for other processes' changes every `intervalMs`. */
@@ -179,10 +171,11 @@ export class SchemaService {
   private async syncInParts(game: Game, desired: readonly DesiredRecord[]): Promise<void> {
     const differs = (part: readonly DesiredRecord[], removeMissing: boolean) =>
       planChanges(this.state(game).log.latest(), part, removeMissing, 0).length > 0;
+    const slicer = new Slicer();
     for (let start = 0; start < desired.length; start += SYNC_ITEMS) {
       const part = desired.slice(start, start + SYNC_ITEMS);
       if (differs(part, false)) await this.sync(game, part, false);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await slicer.pause();
     }
     if (differs(desired, true)) await this.sync(game, desired, true);
   }

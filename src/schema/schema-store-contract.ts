@@ -118,7 +118,7 @@ export function schemaStoreContract(name: string, setup: OpenSchemaStore): void 
         await serving.start();
         clock.advance(5_000);
         const ingesting = service(await open(), clock, [item('a')]);
-        await ingesting.load();
+        await ingesting.loadLogs();
         assert.equal(await ingesting.learn('cs2', 'Brand New Case', 'steamcommunity'), true);
         assert.equal(await ingesting.learn('cs2', 'Brand New Case', 'steamcommunity'), false);
         assert.equal(await ingesting.learn('cs2', 'Item a', 'steamcommunity'), false);
