@@ -79,13 +79,8 @@ export class JournalSegments {
     return segments.sort((a, b) => a.period - b.period || (a.name < b.name ? -1 : 1));
   }
 
-  /** A segment's bytes from `offset` on. */
-  read(name: string, offset: number): Buffer {
-    const fd = fs.openSync(path.join(this.dir, name), 'r');
-    const data = Buffer.alloc(Math.max(0, fs.fstatSync(fd).size - offset));
-    fs.readSync(fd, data, 0, data.length, offset);
-    fs.closeSync(fd);
-    return data;
+  read(name: string): Buffer {
+    return fs.readFileSync(path.join(this.dir, name));
   }
 
   /** Unlinks segments, then syncs the folder, so that they stay gone. */

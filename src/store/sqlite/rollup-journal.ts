@@ -1,10 +1,9 @@
 /**
- * A batch's rollup journal blob, made inside its transaction (series ids are created there), and
- * its replay into a fold (docs/history-storage.md, "Rollups, maintained on write"). A blob is
- * FORMAT, then Brotli of varints: the entry count, then each FIELD's column but the aggregate
- * series, each value the zigzag of its difference from the previous entry's, or for price, size
- * and quantity from its slot's base in the segment (SlotBases). Blobs of the earlier formats
- * still replay: UNBASED (no bases), WITH_ALL (with that column), COMPACT, eight float64s an entry.
+ * A batch's rollup journal blob and its replay into a fold (docs/history-storage.md, "Rollups,
+ * maintained on write"). A blob is FORMAT, then Brotli of varints: the entry count, then each
+ * FIELD's column but the aggregate series, each value the zigzag of its difference from the
+ * previous entry's, or for price, size and quantity from its slot's base (SlotBases). Earlier
+ * formats still replay: UNBASED (no bases), WITH_ALL (that column too), COMPACT, float64s.
  */
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { marketCode, marketOfCode } from '../../domain/market-codes.ts';
@@ -119,6 +118,29 @@ export class JournalWriter implements JournalSink {
     this.bases.settle(false);
   }
 
+  /** A batch's blob (null when it observed nothing); call inside the batch's transaction. */
+  batch(directory: SeriesDirectory, sides: readonly SideSnapshot[], sales: readonly SaleRecord[]) {
+    try {
+      for (const side of sides) {
+        const observation = sideObservation(side);
+        if (!observation) continue;
+        const own = directory.ensure(side.game, side.itemId, side.market);
+        const aggregate = entersAggregate(observation);
+        const all = aggregate ? directory.ensure(side.game, side.itemId, null) : NO_SERIES;
+        this.side(own, all, observation);
+      }
+      for (const sale of sales) {
+        const own = directory.ensure(sale.game, sale.itemId, sale.market);
+        const all = directory.ensure(sale.game, sale.itemId, null);
+        this.sale(own, all, sale.price, sale.quantity, sale.soldAt);
+      }
+    } catch (error) {
+      this.clear();
+      throw error;
+    }
+    return this.count === 0 ? null : this.take();
+  }
+
   /** The blob of what was collected; the bases it moved stay undoable until `bases.settle`. */
   take(): Buffer {
     const head = new VarintWriter(16);
@@ -155,35 +177,6 @@ export class JournalWriter implements JournalSink {
       if (Math.abs(delta) >= DELTA_LIMIT) column.put(value);
     }
   }
-}
-
-/** A batch's blob (null when it observed nothing), on `journal.bases`; call inside the batch's
- * transaction. */
-export function journalBatch(
-  journal: JournalWriter,
-  directory: SeriesDirectory,
-  sides: readonly SideSnapshot[],
-  newSales: readonly SaleRecord[],
-): Buffer | null {
-  try {
-    for (const side of sides) {
-      const observation = sideObservation(side);
-      if (!observation) continue;
-      const own = directory.ensure(side.game, side.itemId, side.market);
-      const aggregate = entersAggregate(observation);
-      const all = aggregate ? directory.ensure(side.game, side.itemId, null) : NO_SERIES;
-      journal.side(own, all, observation);
-    }
-    for (const sale of newSales) {
-      const own = directory.ensure(sale.game, sale.itemId, sale.market);
-      const all = directory.ensure(sale.game, sale.itemId, null);
-      journal.sale(own, all, sale.price, sale.quantity, sale.soldAt);
-    }
-  } catch (error) {
-    journal.clear();
-    throw error;
-  }
-  return journal.count === 0 ? null : journal.take();
 }
 
 /** Hands `sink` the entry at `i` of `f`; its aggregate series from `aggregateOf` if given. */

@@ -9,13 +9,7 @@ import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
 import { TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
 import { JournalSegments, moveTableJournal } from './journal-segments.ts';
-import {
-  grownTo,
-  journalBatch,
-  JournalWriter,
-  replaySegment,
-  type JournalSink,
-} from './rollup-journal.ts';
+import { grownTo, JournalWriter, replaySegment, type JournalSink } from './rollup-journal.ts';
 import { SECTION_BITS } from './page-format.ts';
 import { chunkKey } from './rollup-chunks.ts';
 import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-row-cache.ts';
@@ -27,10 +21,8 @@ export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 10
 /** Changed rows a fold holds decoded at most: past it, it writes them and goes on replaying. */
 const ROWS_PER_WRITE = 50_000;
 
-/**
- * Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed.
- * A series past `known.last` has none (a power cut lost the commit that created it).
- */
+/** Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed.
+ * A series past `known.last` has none (a power cut lost the commit that created it). */
 function rowSink(cache: RollupRowCache, changed: CachedRow[], known: { last: number }) {
   const touched: CachedRow[] = [];
   let [own, all, at] = [0, 0, 0];
@@ -38,11 +30,11 @@ function rowSink(cache: RollupRowCache, changed: CachedRow[], known: { last: num
   const rows: RowLookup = (scope, tier: Tier) => {
     const series = scope === 'market' ? own : all;
     if (series > known.last) return null;
-    const unstored = tier !== '10m' && !cache.mayHold(tier, at);
-    const cached = unstored ? null : cache.get(tier, series, at, scope === 'aggregate');
-    if (tier !== '10m' && !cached?.stored) return null;
-    touched.push(cached!);
-    return cached!.row;
+    if (tier !== '10m' && !cache.mayHold(tier, at)) return null;
+    const cached = cache.get(tier, series, at, scope === 'aggregate');
+    if (tier !== '10m' && !cached.stored) return null;
+    touched.push(cached);
+    return cached.row;
   };
   const entry = (marketSeries: number, aggregateSeries: number, time: number) => {
     [own, all, at] = [marketSeries, aggregateSeries, time];
@@ -139,7 +131,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     for (const [name] of marks)
       if (!listed.some((segment) => segment.name === name)) statements.dropMark.run(name);
     const read = listed.filter((segment) => segment.period <= through);
-    const data = read.map(({ name }) => segments.read(name, 0));
+    const data = read.map(({ name }) => segments.read(name));
     known.last = statements.lastSeries.get()!; // after the segments' commits
     read.forEach(({ name }, index) => {
       const [mark, bytes] = [marks.get(name) ?? 0, data[index]!];
@@ -201,16 +193,15 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
       const segment = segments.nameOf(period);
       if (segment !== basesOf) journal.bases.reset();
       basesOf = segment;
-      const blob = journalBatch(journal, directory, sides, newSales);
+      const blob = journal.batch(directory, sides, newSales);
       pending = blob && { blob, period };
     },
     /** After the batch committed: appends it to the journal (or throws), folds if due. */
     committed(): void {
       directory.commit();
-      const batch = pending;
-      pending = null;
-      if (batch !== null) {
-        const { blob, period } = batch;
+      if (pending !== null) {
+        const { blob, period } = pending;
+        pending = null;
         try {
           segments.append(period, blob);
         } finally {
