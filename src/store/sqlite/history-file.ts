@@ -10,7 +10,6 @@ import { PAGE_BUCKETS } from './page-format.ts';
 
 export const HISTORY_SCHEMA = 'history';
 
-/** The history file of a prices file (':memory:' stays in memory). */
 export const historyPathOf = (pricesPath: string) =>
   pricesPath === ':memory:' ? pricesPath : pricesPath.replace(/(\.db)?$/, '.history.db');
 
@@ -37,10 +36,8 @@ INSERT OR IGNORE INTO ${HISTORY_SCHEMA}.fold_mark (id, journal_id) VALUES (1, 0)
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.journal_marks (segment TEXT PRIMARY KEY,
   offset INTEGER NOT NULL) STRICT, WITHOUT ROWID;
 -- Per tier, the retention cutoff reached (a bucket index): reads skip the buckets below it.
-CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (
-  tier TEXT PRIMARY KEY,
-  bucket INTEGER NOT NULL
-) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (tier TEXT PRIMARY KEY,
+  bucket INTEGER NOT NULL) STRICT, WITHOUT ROWID;
 `;
 
 function columnsOf(db: Database.Database, table: string, schema = HISTORY_SCHEMA): string[] {

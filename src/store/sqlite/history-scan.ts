@@ -60,30 +60,24 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
   const skipped = reusableRow();
   const shared: RollupRow = { start: 0, ask: null, bid: null, sales: null };
   const reader = new SectionReader();
-  const askWanted = sections.includes('ask');
-  const bidWanted = sections.includes('bid');
-  const salesWanted = sections.includes('sales');
-  const askSketch = sketches.includes('ask');
-  const bidSketch = sketches.includes('bid');
   let previous = -1;
-  /** Reads a bucket's sections from `source` (the reader, or a page's columns); hands the asked-for
-   * ones over in range. */
   const entry = (bucket: number, bits: number, lowest: number, source: SectionSource) => {
     if (bucket <= previous) throw new RollupCodecError('range read out of bucket order');
     previous = bucket;
     const into = bucket < lowest || bucket >= to ? skipped : reused;
     const row = reuse ? shared : { ...shared };
     row.start = bucket * width;
-    const side = (name: 'ask' | 'bid', wanted: boolean, withSketch: boolean) => {
+    const side = (name: 'ask' | 'bid') => {
       if (!(bits & SECTION_BITS[name])) return null;
-      if (wanted) return source.side(name, row.start, into?.[name], withSketch);
+      const withSketch = sketches.includes(name);
+      if (sections.includes(name)) return source.side(name, row.start, into?.[name], withSketch);
       source.skipSide(name);
       return null;
     };
-    row.ask = side('ask', askWanted, askSketch);
-    row.bid = side('bid', bidWanted, bidSketch);
+    row.ask = side('ask');
+    row.bid = side('bid');
     row.sales = bits & SECTION_BITS.sales ? source.sales(into?.sales) : null;
-    if (!salesWanted) row.sales = null;
+    if (!sections.includes('sales')) row.sales = null;
     if (into !== skipped) visit(row);
   };
   const perPage = PAGE_BUCKETS[tier];
@@ -130,9 +124,8 @@ const CACHED_DAYS = 256;
 const DAY = TIER_MS['10m'] * PAGE_BUCKETS['10m'];
 
 /**
- * Visits the hours or days of [fromMs, toMs) in order, each merged from its 10-minute buckets,
- * expired or not (a merge is whole or not at all), lastAt dropped (only per-market 10-minute
- * buckets dedupe): the one rule for a derived bucket, read or stored (stored-merges.ts). With
+ * Visits the hours or days of [fromMs, toMs) in order, each merged from all its 10-minute buckets
+ * (expired too), lastAt dropped: the one rule for a derived bucket, read or stored. With
  * `storedDay`, a whole packed day not stored gives the merges cachedDays derived from its page.
  */
 export function scanDerived(all: RollupStatements, series: number, tier: MergedTier, scan: Scan) {

@@ -16,8 +16,8 @@ import {
 } from '../rollup-codec.ts';
 import { unpackPage } from './rollup-pages.ts';
 import { chunkKey, decodeChunk, encodeChunk, type ChunkEntries } from './rollup-chunks.ts';
-import { PAGE_BUCKETS, SECTION_BITS } from './page-format.ts';
-import type { RollupStatements, RowOfPeriod, TierStatements } from './rollup-statements.ts';
+import { PAGE_BUCKETS, SECTION_BITS, type PageEntry } from './page-format.ts';
+import type { RollupStatements, TierStatements } from './rollup-statements.ts';
 
 /** Per tier and series id (dense: an array beats a map here), the rows held, newest last. */
 type RowTable = Record<Tier, (CachedRow[] | undefined)[]>;
@@ -89,7 +89,7 @@ export class RollupRowCache {
       if (held[index]!.bucket === bucket) return held[index]!;
     const start = bucket * TIER_MS[tier];
     const statements = this.statements.tiers[tier];
-    let [found, stored]: [RowOfPeriod | undefined, CachedRow['stored']] = [undefined, false];
+    let [found, stored]: [PageEntry | undefined, CachedRow['stored']] = [undefined, false];
     const paged = bucket / PAGE_BUCKETS[tier] < (this.pagedTo[tier] ??= statements.pagedTo.get()!);
     if (paged) unpackPage(statements, tier, series, bucket);
     if (paged || bucket <= this.frontier[tier]) {

@@ -11,7 +11,6 @@ import { PAGE_BUCKETS, SECTION_BITS, type PageEntry } from './page-format.ts';
 export const RANGE_HEADER_BYTES = 5;
 /** The byte after the bucket of a chunk's piece (rollup-chunks.ts), then length (u32 BE), chunk. */
 export const CHUNK_PIECE = 128;
-export type RowOfPeriod = PageEntry;
 
 /** `table`'s lowest to highest key in [@from, @to) to seek (a bucket -1 marker adds none). */
 export const keysOf = (table: string, key: string) => `WITH RECURSIVE
@@ -22,10 +21,8 @@ export type KeyRange = { series: number; from: number; to: number };
 type RangeOfSeries = KeyRange & { chunk: number };
 export type SeriesRange = KeyRange & { last: number };
 
-/**
- * Range read of some sections as ONE blob (docs/history-storage.md, "SQLite layout"): per bucket
- * the series' row, or else its chunk's (@chunk); the reader checks that the buckets ascend.
- */
+/** Range read of some sections as ONE blob (docs/history-storage.md, "SQLite layout"): per bucket
+ * the series' row, or else its chunk's (@chunk); the reader checks that the buckets ascend. */
 function rangeStatement(db: Database.Database, table: string) {
   const prepared = new Map<string, Database.Statement<[RangeOfSeries], Buffer | null>>();
   const prepare = (columns: string) => {
@@ -84,19 +81,19 @@ function tierStatements(db: Database.Database, tier: Tier) {
 function rowStatements(db: Database.Database, table: string) {
   return {
     /** NULL sections leave the stored ones alone (a section, once there, is never removed). */
-    upsertRow: db.prepare<[series: number, ...RowOfPeriod]>(`
+    upsertRow: db.prepare<[series: number, ...PageEntry]>(`
       INSERT INTO ${table} (series, bucket, ask, bid, sales) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (bucket, series) DO UPDATE SET ask = coalesce(excluded.ask, ask),
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales)`),
     selectRange: rangeStatement(db, table),
     selectRow: db
-      .prepare<[number, number], RowOfPeriod>(
+      .prepare<[number, number], PageEntry>(
         `SELECT bucket, ask, bid, sales FROM ${table} WHERE series = ? AND bucket = ?`,
       )
       .raw(),
     /** The rows of series [@series, @last) in buckets [@from, @to), by series then bucket. */
     selectSeriesRange: db
-      .prepare<[SeriesRange], [number, ...RowOfPeriod]>(
+      .prepare<[SeriesRange], [number, ...PageEntry]>(
         `${keysOf(table, 'bucket')} SELECT series, bucket, ask, bid, sales FROM b CROSS JOIN ${table}
          ON bucket = k AND series >= @series AND series < @last ORDER BY series, bucket`,
       )
@@ -105,10 +102,8 @@ function rowStatements(db: Database.Database, table: string) {
   };
 }
 
-/**
- * A tier's loose tables: its periods, oldest first (listed again once the schema changed), and
- * the statements of a bucket's period's table (created when `create`).
- */
+/** A tier's loose tables: its periods, oldest first (listed again once the schema changed), and
+ * the statements of a bucket's period's table (created when `create`). */
 function looseTables(db: Database.Database, tier: Tier) {
   const prefix = `rollups_${tier}_`;
   const version = db.prepare<[], number>(`PRAGMA ${HISTORY_SCHEMA}.schema_version`).pluck();

@@ -14,7 +14,6 @@ const MAX_CACHED_ITEMS = 100_000;
 
 /** An item's ids by slot: 0 the aggregate, 1 + market code a market (holes unknown). */
 type ItemIds = (number | undefined)[];
-/** Per game, per item id. */
 type IdTable = Map<string, ItemIds>;
 
 const slotOf = (market: MarketId | null) => (market === null ? 0 : marketOrder(market) + 1);
