@@ -102,9 +102,8 @@ export class JournalWriter implements JournalSink {
   constructor(private readonly based = true) {}
 
   side(own: number, all: number, obs: SideObservation): void {
-    const kind = obs.side === 'ask' ? KIND.ask : KIND.bid;
     const market = marketCode(obs.market);
-    this.entry(kind, market, own, all, obs.price, obs.size, obs.quantity, obs.at);
+    this.entry(KIND[obs.side], market, own, all, obs.price, obs.size, obs.quantity, obs.at);
   }
 
   /** A sale's market is its series' own; the entry's market is 0. */

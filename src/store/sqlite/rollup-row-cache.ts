@@ -77,11 +77,6 @@ export class RollupRowCache {
     [this.rows, this.pagedTo, this.chunks] = [emptyTable(), {}, new Map()];
   }
 
-  /** False when no row of the bucket holding `at` can be stored (it lies past the frontier). */
-  mayHold(tier: Tier, at: number): boolean {
-    return bucketIndex(at, tier) <= this.frontier[tier];
-  }
-
   get(tier: Tier, series: number, at: number, ownRow = false): CachedRow {
     const bucket = bucketIndex(at, tier);
     const held = (this.rows[tier][series] ??= []);

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
 import type { SaleRecord, SideSnapshot } from '../../domain/quote.ts';
-import { TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
+import { bucketIndex, TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
 import { JournalSegments, moveTableJournal } from './journal-segments.ts';
 import { grownTo, JournalWriter, replaySegment, type JournalSink } from './rollup-journal.ts';
@@ -30,7 +30,7 @@ function rowSink(cache: RollupRowCache, changed: CachedRow[], known: { last: num
   const rows: RowLookup = (scope, tier: Tier) => {
     const series = scope === 'market' ? own : all;
     if (series > known.last) return null;
-    if (tier !== '10m' && !cache.mayHold(tier, at)) return null;
+    if (tier !== '10m' && bucketIndex(at, tier) > cache.frontier[tier]) return null;
     const cached = cache.get(tier, series, at, scope === 'aggregate');
     if (tier !== '10m' && !cached.stored) return null;
     touched.push(cached);
