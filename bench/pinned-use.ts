@@ -118,7 +118,10 @@ const pricingLabel = (when: string) =>
  * The first minute, steady state, mixed load and items/all alone, in that order, on a server
  * `used` spawned at `spawnedAt` that serves its first prices now.
  */
-export async function measureUse(used: UsedServer, baseline: LoadResult): Promise<void> {
+export async function measureUse(
+  used: UsedServer,
+  baseline: LoadResult,
+): Promise<Record<'first' | 'steady' | 'mixed', LoadResult>> {
   const paths = popularPricingPaths();
   const headers = { Authorization: `ApiKey ${used.key}` };
   const backfill = watchBackfill(used);
@@ -189,4 +192,5 @@ export async function measureUse(used: UsedServer, baseline: LoadResult): Promis
   console.log(
     `GET /v1/items/all (gzip) while prices move, 5 calls a second apart: median ${median(alone).toFixed(1)} ms (max ${Math.max(...alone).toFixed(1)} ms); ${stallText(await longestStallMs(used.metricsUrl))}`,
   );
+  return { first, steady, mixed };
 }

@@ -15,6 +15,7 @@ import {
   load,
   ratio,
   type ChildServer,
+  type LoadResult,
   PRICING_BIN,
 } from './harness.ts';
 import { BENCH_ITEM, prepareBenchAccount } from './http-reads.ts';
@@ -162,8 +163,37 @@ const START_TIMEOUT_MS = 900_000;
 export const METRICS_AND_LISTENING =
   /metrics on (?<metrics>\S+)[\s\S]*?listening on (?<url>http:\/\/\S+)/;
 
+/** The bare `node:http` hello-world alone on core 0, printed under `label`. */
+async function measureBaseline(label: string) {
+  const hello = await spawnPinned(['--import', 'tsx', HELLO]);
+  const baseline = await measure(hello, `${hello.url}/`).finally(() => hello.stop());
+  console.log(
+    `${describeLoad(label, baseline.result)}; CPU ${baseline.cpuMicros.toFixed(0)} µs/request`,
+  );
+  return baseline;
+}
+
 /**
- * The baseline runs alone on core 0 before the server starts. Then the default start with the
+ * The default start's ratios against the mean of the baselines before and after it: this
+ * machine's speed drifts over minutes (the same hello-world read 89k and 121k req/s three
+ * minutes apart, 2026-12-01), so one reading before the run moves every ratio with it.
+ */
+function againstBoth(
+  use: Awaited<ReturnType<typeof measureUse>> | undefined,
+  before: LoadResult,
+  after: LoadResult,
+): string {
+  const mean = (before.requestsPerSecond + after.requestsPerSecond) / 2;
+  const windows = use
+    ? Object.entries(use).map(
+        ([name, result]) => `${name} ${ratio(result.requestsPerSecond, mean)}`,
+      )
+    : ['none measured'];
+  return `ratios vs the mean of both baselines (${mean.toFixed(0)} req/s): ${windows.join(', ')}`;
+}
+
+/**
+ * The baseline runs alone on core 0 before the server starts, and again after it stops. Then the default start with the
  * simulator: the first minute, steady state and mixed load (pinned-use.ts), then the issue-18
  * reads with the simulator polling (its ingest shares core 0 with the reads); then the same
  * book restarted with `--source none` (the read path alone). "server CPU" is the server
@@ -176,12 +206,8 @@ export async function benchPinnedReads(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pricing-pinned-'));
   const key = prepareBenchAccount(dataDir);
   try {
-    const hello = await spawnPinned(['--import', 'tsx', HELLO]);
-    const baseline = await measure(hello, `${hello.url}/`).finally(() => hello.stop());
-    const base = baseline.cpuMicros.toFixed(0);
-    console.log(
-      `${describeLoad('baseline bare node:http hello-world', baseline.result)}; CPU ${base} µs/request`,
-    );
+    const baseline = await measureBaseline('baseline bare node:http hello-world');
+    let use: Awaited<ReturnType<typeof measureUse>> | undefined;
     popularPricingPaths(); // the catalogs build here, before the spawn, not during the first minute
     const spawnedAt = performance.now();
     const live = await spawnPinned(
@@ -192,7 +218,7 @@ export async function benchPinnedReads(): Promise<void> {
     );
     try {
       await waitForPrices(`${live.url}${Object.values(PINNED_PATHS)[0]}`, key);
-      await measureUse(
+      use = await measureUse(
         { server: live, metricsUrl: live.metricsUrl!, spawnedAt, key },
         baseline.result,
       );
@@ -208,6 +234,8 @@ export async function benchPinnedReads(): Promise<void> {
     } finally {
       await quiet.stop();
     }
+    const after = await measureBaseline('baseline again, after the servers');
+    console.log(againstBoth(use, baseline.result, after.result));
   } finally {
     unpinSelf();
     rmSync(dataDir, { recursive: true, force: true });
