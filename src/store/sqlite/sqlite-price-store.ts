@@ -169,8 +169,11 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
   };
 
   // Deferred transactions whose first statement writes the prices file: they lock that file
-  // only, never the history file a fold may be writing (IMMEDIATE would lock both).
+  // only, never the history file a fold may be writing (IMMEDIATE would lock both). A read first
+  // (the logs' catch-up) would hold a snapshot that cannot become a write while another
+  // connection writes: SQLite then fails at once ('database is locked') instead of waiting.
   const commitBatch = db.transaction((s: Statements, batch: IngestBatch): BatchWriteCounts => {
+    s.markFirstWrite.run(clock.now());
     const newSales: SaleRecord[] = [];
     for (const sale of batch.sales) {
       if (s.insertSale.run(saleParams(sale)).changes === 0) continue;
@@ -179,7 +182,6 @@ export function createSqlitePriceStore(options: SqlitePriceStoreOptions): Sqlite
     }
     const listings = liveLogReady().append(LISTINGS, batch.listings);
     liveLogReady().append(SALES_STATS, batch.salesStats ?? []);
-    s.markFirstWrite.run(clock.now());
     const sides = sidesReady().log.append(batch.sides);
     if (options.rollups !== false) rollupsReady().record(batch.sides, newSales);
     return { sides, sales: newSales.length, listings };
