@@ -179,24 +179,23 @@ async function measureBaseline(label: string) {
  * minutes apart, 2026-12-01), so one reading before the run moves every ratio with it.
  */
 function againstBoth(
-  use: Awaited<ReturnType<typeof measureUse>> | undefined,
+  use: Awaited<ReturnType<typeof measureUse>>,
   before: LoadResult,
   after: LoadResult,
 ): string {
   const mean = (before.requestsPerSecond + after.requestsPerSecond) / 2;
-  const windows = use
-    ? Object.entries(use).map(
-        ([name, result]) => `${name} ${ratio(result.requestsPerSecond, mean)}`,
-      )
-    : ['none measured'];
+  const windows = Object.entries(use).map(
+    ([name, result]) => `${name} ${ratio(result.requestsPerSecond, mean)}`,
+  );
   return `ratios vs the mean of both baselines (${mean.toFixed(0)} req/s): ${windows.join(', ')}`;
 }
 
 /**
- * The baseline runs alone on core 0 before the server starts, and again after it stops. Then the default start with the
- * simulator: the first minute, steady state and mixed load (pinned-use.ts), then the issue-18
- * reads with the simulator polling (its ingest shares core 0 with the reads); then the same
- * book restarted with `--source none` (the read path alone). "server CPU" is the server
+ * The baseline runs alone on core 0 before the server starts, and again after both servers
+ * stopped. Then the default start with the simulator: the first minute, steady state and mixed
+ * load (pinned-use.ts), then the issue-18 reads with the simulator polling (its ingest shares
+ * core 0 with the reads); then the same book restarted with `--source none` (the read path
+ * alone). "server CPU" is the server
  * process's CPU time over the measurement divided by the requests served, so it holds under a
  * busy machine.
  */
@@ -207,7 +206,7 @@ export async function benchPinnedReads(): Promise<void> {
   const key = prepareBenchAccount(dataDir);
   try {
     const baseline = await measureBaseline('baseline bare node:http hello-world');
-    let use: Awaited<ReturnType<typeof measureUse>> | undefined;
+    let use: Awaited<ReturnType<typeof measureUse>>;
     popularPricingPaths(); // the catalogs build here, before the spawn, not during the first minute
     const spawnedAt = performance.now();
     const live = await spawnPinned(
