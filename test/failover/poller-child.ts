@@ -2,7 +2,8 @@
  * A small ingest process for the lease failover test: the production lease keeper, lease
  * connection options, ingest runner and PostgreSQL store (writes under the lease fence), polling
  * a loopback market server whose answer names the market. Settings come from the environment;
- * it prints one JSON line per event (ready, lease gained/lost, finished cycle) on stdout.
+ * it prints one JSON line per event (ready, lease gained/lost, a poll's start, finished cycle)
+ * on stdout.
  */
 import { systemClock } from '../../src/domain/clock.ts';
 import type { MarketId } from '../../src/domain/markets.ts';
@@ -68,7 +69,12 @@ const runner = createIngestRunner({
   fetchLog: { append() {} },
   clock: systemClock,
   logger: quiet,
-  shouldPoll: (market) => keeper.holds(market),
+  // A poll's start is written to the pipe as it is decided, before its request leaves.
+  shouldPoll: (market) => {
+    const holds = keeper.holds(market);
+    if (holds) say({ event: 'poll', market });
+    return holds;
+  },
   fence: (market) => {
     const token = keeper.fence(market);
     return token === null ? null : { scope: market, token };
