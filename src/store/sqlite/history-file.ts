@@ -36,8 +36,10 @@ INSERT OR IGNORE INTO ${HISTORY_SCHEMA}.fold_mark (id, journal_id) VALUES (1, 0)
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.journal_marks (segment TEXT PRIMARY KEY,
   offset INTEGER NOT NULL) STRICT, WITHOUT ROWID;
 -- Per tier, the retention cutoff reached (a bucket index): reads skip the buckets below it.
-CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (tier TEXT PRIMARY KEY,
-  bucket INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (
+  tier TEXT PRIMARY KEY,
+  bucket INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
 `;
 
 function columnsOf(db: Database.Database, table: string, schema = HISTORY_SCHEMA): string[] {

@@ -120,8 +120,10 @@ function rowsOfRange(statements: TierStatements, range: SeriesRange) {
   return rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
 
-/** Packs the loose rows of series [series, last) in buckets [from, to) (one period) into a page
- * per series, `afterPack` after each; returns the rows packed (they stay: a page wins over them). */
+/**
+ * Packs the loose rows of series [series, last) in buckets [from, to) (one period) into a page
+ * per series, `afterPack` after each; returns the rows packed (they stay: a page wins over them).
+ */
 export function packSeriesRange(
   statements: TierStatements,
   tier: Tier,
@@ -140,9 +142,11 @@ export function packSeriesRange(
   return rows.length;
 }
 
-/** Deletes the oldest pages whose whole period ended by `cutoff`, in key order, until about
+/**
+ * Deletes the oldest pages whose whole period ended by `cutoff`, in key order, until about
  * `limit` buckets (`beforeDelete` first for each); returns the buckets deleted and whether
- * expired pages remain. A page reaching past the cutoff stays (reads skip its expired buckets). */
+ * expired pages remain. A page reaching past the cutoff stays (reads skip its expired buckets).
+ */
 export function expirePages(
   statements: TierStatements,
   tier: Tier,

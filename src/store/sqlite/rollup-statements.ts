@@ -21,8 +21,10 @@ export type KeyRange = { series: number; from: number; to: number };
 type RangeOfSeries = KeyRange & { chunk: number };
 export type SeriesRange = KeyRange & { last: number };
 
-/** Range read of some sections as ONE blob (docs/history-storage.md, "SQLite layout"): per bucket
- * the series' row, or else its chunk's (@chunk); the reader checks that the buckets ascend. */
+/**
+ * Range read of some sections as ONE blob (docs/history-storage.md, "SQLite layout"): per bucket
+ * the series' row, or else its chunk's (@chunk); the reader checks that the buckets ascend.
+ */
 function rangeStatement(db: Database.Database, table: string) {
   const prepared = new Map<string, Database.Statement<[RangeOfSeries], Buffer | null>>();
   const prepare = (columns: string) => {
@@ -102,8 +104,10 @@ function rowStatements(db: Database.Database, table: string) {
   };
 }
 
-/** A tier's loose tables: its periods, oldest first (listed again once the schema changed), and
- * the statements of a bucket's period's table (created when `create`). */
+/**
+ * A tier's loose tables: its periods, oldest first (listed again once the schema changed), and
+ * the statements of a bucket's period's table (created when `create`).
+ */
 function looseTables(db: Database.Database, tier: Tier) {
   const prefix = `rollups_${tier}_`;
   const version = db.prepare<[], number>(`PRAGMA ${HISTORY_SCHEMA}.schema_version`).pluck();

@@ -17,8 +17,10 @@ type Cursor = string | null;
 type Upkeep = Pick<Required<HistoryStore>, 'deleteRollupsBefore' | 'packBefore'>;
 type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 
-/** Deletes the oldest loose rows below `cutoff`, at most `limit` (a period's table whole), storing
- * the merges of 10-minute ones first. Returns the buckets deleted (a chunk's entries each). */
+/**
+ * Deletes the oldest loose rows below `cutoff`, at most `limit` (a period's table whole), storing
+ * the merges of 10-minute ones first. Returns the buckets deleted (a chunk's entries each).
+ */
 function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: number): number {
   const [{ loose }, width] = [all.tiers[tier], PAGE_BUCKETS[tier]];
   const [period = Infinity] = loose.periods();
@@ -61,8 +63,10 @@ function deleteSome(all: RollupStatements, tier: Tier, cutoff: number, _: Cursor
   return { deleted: loose + pages.deleted, cursor: pages.more ? '' : null };
 }
 
-/** One packing step: the loose rows of the oldest period that ends by `cutoff`, for `max` / 16
- * series; past the last, the series added or unpacked since, then it drops the period's table. */
+/**
+ * One packing step: the loose rows of the oldest period that ends by `cutoff`, for `max` / 16
+ * series; past the last, the series added or unpacked since, then it drops the period's table.
+ */
 function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cursor, max: number) {
   const [{ loose }, width] = [all.tiers[tier], PAGE_BUCKETS[tier]];
   const [period = Infinity] = loose.periods();

@@ -21,8 +21,10 @@ export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 10
 /** Changed rows a fold holds decoded at most: past it, it writes them and goes on replaying. */
 const ROWS_PER_WRITE = 50_000;
 
-/** Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed.
- * A series past `known.last` has none (a power cut lost the commit that created it). */
+/**
+ * Hands recordSide / recordSale the cached rows of an entry's two series; marks what changed.
+ * A series past `known.last` has none (a power cut lost the commit that created it).
+ */
 function rowSink(cache: RollupRowCache, changed: CachedRow[], known: { last: number }) {
   const touched: CachedRow[] = [];
   let [own, all, at] = [0, 0, 0];
