@@ -62,7 +62,7 @@ describe('key gate: cached keys pass without waiting, with the same answers', ()
     assert.equal(bulk.statusCode, 403);
     assert.equal(again.statusCode, 403);
     assert.equal(again.headers['x-ratelimit-remaining'], '57');
-    // A random key ends in 'x' one time in a few dozen: the wrong key must differ from it.
+    // A random key ends in 'x' one time in 62: the wrong key must differ from it.
     const wrong = `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`;
     const bad = await harness.app.inject({ url: URL, headers: auth(wrong) });
     assert.equal(bad.statusCode, 401);
