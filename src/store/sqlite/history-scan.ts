@@ -46,6 +46,8 @@ export interface Scan {
   page?: (period: number, page: Buffer, walk: () => void) => void;
   /** scanDerived: skips whole packed days this says are stored, takes others from cachedDays. */
   storedDay?: (day: number) => boolean;
+  /** scanMerged: where the hours or days merged from 10 minutes go instead of `visit`. */
+  derived?: (row: RollupRow) => void;
 }
 
 /** Visits a series' buckets of a tier in order with the asked-for sections. */
@@ -168,8 +170,8 @@ export function scanDerived(all: RollupStatements, series: number, tier: MergedT
 }
 
 /** Hours or days in bucket order: each stored one, else the merge of its 10-minute buckets (none
- * below the tier's expired mark). The 10-minute scan starts at the first one not stored and skips
- * the pages of stored days. */
+ * below the tier's expired mark, to `derived` if given). The 10-minute scan starts at the
+ * first one not stored and skips the pages of stored days. */
 export function scanMerged(all: RollupStatements, series: number, tier: MergedTier, scan: Scan) {
   const width = TIER_MS[tier];
   const stored: RollupRow[] = [];
@@ -183,11 +185,11 @@ export function scanMerged(all: RollupStatements, series: number, tier: MergedTi
   const emitThrough = (start: number) => {
     while (next < stored.length && stored[next]!.start <= start) scan.visit(stored[next++]!);
   };
-  const derived = (row: RollupRow) => {
+  const visit = (row: RollupRow) => {
     emitThrough(row.start);
-    if (stored[next - 1]?.start !== row.start) scan.visit(row);
+    if (stored[next - 1]?.start !== row.start) (scan.derived ?? scan.visit)(row);
   };
   const range = { fromMs: lowest * width, toMs: to * width };
-  scanDerived(all, series, tier, { ...scan, ...range, visit: derived, storedDay });
+  scanDerived(all, series, tier, { ...scan, ...range, visit, storedDay });
   emitThrough(Number.MAX_SAFE_INTEGER);
 }

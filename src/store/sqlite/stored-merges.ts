@@ -5,7 +5,7 @@
 import { TIER_MS, TIERS } from '../../pricing/rollup-buckets.ts';
 import type { RollupRow } from '../../pricing/rollups.ts';
 import { ALL_SECTIONS } from '../history-store.ts';
-import { scanDerived, scanRange, type MergedTier } from './history-scan.ts';
+import { scanMerged, type MergedTier } from './history-scan.ts';
 import { unpackPage } from './rollup-pages.ts';
 import { PAGE_BUCKETS } from './page-format.ts';
 import { writeRow } from './rollup-row-cache.ts';
@@ -26,18 +26,8 @@ export function storeMergesOf(
   for (const tier of tiers) {
     const width = TIER_MS[tier];
     const tens = width / TIER_MS['10m'];
-    let first = Math.max(Math.floor(from / tens), statements.readExpired.get(tier) ?? 0);
-    let end = Math.ceil(to / tens);
-    const stored = new Set<number>();
-    const range = () => ({ fromMs: first * width, toMs: end * width });
-    const visit = (row: RollupRow) => void stored.add(row.start);
-    scanRange(statements, series, tier, { ...range(), sections: ['sales'], sketches: [], visit });
-    while (first < end && stored.has(first * width)) first += 1;
-    while (first < end && stored.has((end - 1) * width)) end -= 1;
-    if (first >= end) continue;
     let [highest, unpacked] = [-1, -1];
     const write = (row: RollupRow) => {
-      if (stored.has(row.start)) return;
       const bucket = row.start / width;
       const period = Math.floor(bucket / PAGE_BUCKETS[tier]);
       if (period !== unpacked) unpackPage(statements.tiers[tier], tier, series, bucket);
@@ -45,7 +35,9 @@ export function storeMergesOf(
       writeRow(statements.tiers[tier], { series, bucket, row });
       highest = bucket;
     };
-    scanDerived(statements, series, tier, { ...range(), sections: ALL_SECTIONS, visit: write });
+    const range = { fromMs: Math.floor(from / tens) * width, toMs: Math.ceil(to / tens) * width };
+    const scan = { ...range, sections: ALL_SECTIONS, visit: () => undefined, derived: write };
+    scanMerged(statements, series, tier, scan);
     statements.markFolded.run(...TIERS.map((at) => (at === tier ? highest : -1)));
   }
 }
