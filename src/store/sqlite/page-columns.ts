@@ -65,14 +65,13 @@ class ColumnWriter {
   }
 }
 
-/** The column form of a row-major page body (null if a bucket's section bits are off). */
-export function toColumns(rows: Uint8Array): Buffer | null {
+/** The column form of a row-major page body. */
+export function toColumns(rows: Uint8Array): Buffer {
   const reader = new SectionReader().begin(rows);
   const writer = new ColumnWriter();
   while (reader.offset() < rows.length) {
     writer.put(GAP, reader.next());
     const bits = reader.next();
-    if (bits === 0 || bits >= 8) return null;
     writer.put(BITS, bits);
     if (bits & 1) writer.side(0, reader.side('ask', 0));
     if (bits & 2) writer.side(1, reader.side('bid', 0));

@@ -37,9 +37,7 @@ export function encodePage(tier: Tier, period: number, entries: readonly PageEnt
   const rows = pageRows(tier, period, entries);
   const inRows = deflateRawSync(rows);
   try {
-    const columns = toColumns(rows);
-    if (columns === null) return inRows;
-    const page = Buffer.concat([Buffer.of(TOP_FROM_MAX_MARK), deflateRawSync(columns)]);
+    const page = Buffer.concat([Buffer.of(TOP_FROM_MAX_MARK), deflateRawSync(toColumns(rows))]);
     if (inRows.length <= page.length) return inRows;
     return pageRows(tier, period, pageEntries(tier, period, page)).equals(rows) ? page : inRows;
   } catch (error) {
