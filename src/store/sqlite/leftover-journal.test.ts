@@ -10,8 +10,8 @@ import { TIERS } from '../../pricing/rollup-buckets.ts';
 import { ask, bid, sale, SERIES } from '../history-contract-support.ts';
 import { historyPathOf } from './history-file.ts';
 import { journalDirOf } from './journal-segments.ts';
-import { JournalWriter, replayJournal, replaySegment, SlotBases } from './rollup-journal.ts';
-import { rowFormatBlob } from './rollup-journal-support.ts';
+import { replayJournal, replaySegment, SlotBases } from './rollup-journal.ts';
+import { rowFormatBlob, UnbasedWriter } from './rollup-journal-support.ts';
 import { createSqlitePriceStore, type SqlitePriceStore } from './sqlite-price-store.ts';
 import { unfoldedBytes } from './test-support.ts';
 
@@ -24,7 +24,7 @@ function takeSegments(file: string): Buffer[] {
   const blobs: Buffer[] = [];
   for (const name of fs.readdirSync(journalDirOf(file)).sort()) {
     const segment = path.join(journalDirOf(file), name);
-    const writer = new JournalWriter(false);
+    const writer = new UnbasedWriter();
     replaySegment(
       fs.readFileSync(segment),
       0,

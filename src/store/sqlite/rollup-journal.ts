@@ -98,9 +98,6 @@ export class JournalWriter implements JournalSink {
   /** The bases of the segment the blobs go to. */
   readonly bases = new SlotBases();
 
-  /** `based` false: blobs of the release before (UNBASED), for tests of an upgrade. */
-  constructor(private readonly based = true) {}
-
   side(own: number, all: number, obs: SideObservation): void {
     const market = marketCode(obs.market);
     this.entry(KIND[obs.side], market, own, all, obs.price, obs.size, obs.quantity, obs.at);
@@ -146,8 +143,7 @@ export class JournalWriter implements JournalSink {
     head.put(this.count);
     const body = Buffer.concat([head.result(), ...this.columns.map((column) => column.result())]);
     this.restart();
-    const format = this.based ? FORMAT : UNBASED;
-    return Buffer.concat([Buffer.of(format), brotliCompressSync(body, BROTLI)]);
+    return Buffer.concat([Buffer.of(FORMAT), brotliCompressSync(body, BROTLI)]);
   }
 
   private restart(): void {
@@ -168,7 +164,7 @@ export class JournalWriter implements JournalSink {
     for (let index = 0; index < FIELDS; index += 1) {
       if (index === ALL_FIELD) continue; // not journaled: the replay looks it up
       const [value, column] = [fields[index]!, this.columns[index]!];
-      const based = this.based && isBased(index);
+      const based = isBased(index);
       const delta = value - (based ? this.bases.get(index, slot) : this.last[index]!);
       if (based) this.bases.set(index, slot, value);
       this.last[index] = value;
