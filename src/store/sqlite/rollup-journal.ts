@@ -36,10 +36,8 @@ const [DELTA_LIMIT, ESCAPE] = [2 ** 51, 2 ** 52];
 const NO_SERIES = 0;
 const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 
-export interface JournalSink {
-  side(own: number, all: number, obs: SideObservation): void;
-  sale(own: number, all: number, price: number, units: number, at: number): void;
-}
+/** Where a replay hands the entries: the calls a writer takes them with. */
+export type JournalSink = Pick<JournalWriter, 'side' | 'sale'>;
 
 /** The aggregate series of a market series' item (or a number past every series: none). */
 export type AggregateOf = (own: number) => number;
@@ -89,7 +87,7 @@ export class SlotBases {
 }
 
 /** Collects one batch's entries; `take()` returns them as one blob and starts over. */
-export class JournalWriter implements JournalSink {
+export class JournalWriter {
   private readonly columns = Array.from({ length: FIELDS }, () => new VarintWriter(16 * 1024));
   private readonly last = new Array<number>(FIELDS).fill(0);
   /** Entries collected, and the earliest time they observed (or the last blob taken did). */
