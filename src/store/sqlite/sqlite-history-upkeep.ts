@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
-import type { CompactionStep, HistoryStore } from '../history-store.ts';
+import type { CompactionStep } from '../history-store.ts';
 import { expirePages, packSeriesRange } from './rollup-pages.ts';
 import { decodeChunk } from './rollup-chunks.ts';
 import { PAGE_BUCKETS } from './page-format.ts';
@@ -14,7 +14,6 @@ import type { StoreRollups } from './store-rollups.ts';
 import { storeMergesOf } from './stored-merges.ts';
 
 type Cursor = string | null;
-type Upkeep = Pick<Required<HistoryStore>, 'deleteRollupsBefore' | 'packBefore'>;
 type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 
 /**
@@ -86,7 +85,7 @@ function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cur
   return { deleted, cursor: '' };
 }
 
-export function createHistoryUpkeep(db: Database.Database, ready: Ready): Upkeep {
+export function createHistoryUpkeep(db: Database.Database, ready: Ready) {
   const inTransaction = db.transaction((body: () => CompactionStep) => {
     ready().statements.lockHistory();
     return body();
