@@ -93,7 +93,7 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
   const pagesBefore = (bucket: number) => {
     for (; page < pages.length && pages[page]![0] * perPage < bucket; page += 1) {
       const [period, blob] = pages[page]!;
-      const walk = () => walkPage(tier, period, blob, reader, pageEntry);
+      const walk = () => walkPage(tier, period, blob, pageEntry);
       if (scan.page) scan.page(period, blob, walk);
       else walk();
     }

@@ -8,7 +8,7 @@ import type { SaleRecord } from '../../domain/quote.ts';
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { MemoryRollups } from '../../pricing/rollup-memory.ts';
 import { side } from '../../pricing/snapshot-fixtures.ts';
-import { encodeSales, encodeSide, RollupCodecError, SectionReader } from '../rollup-codec.ts';
+import { encodeSales, encodeSide, RollupCodecError } from '../rollup-codec.ts';
 import { toColumns } from './page-columns.ts';
 import { PAGE_BUCKETS, type PageEntry, type SectionSource } from './page-format.ts';
 import { encodePage, pageEntries, walkPage } from './rollup-pages.ts';
@@ -93,7 +93,7 @@ function walked(tier: Tier, page: Uint8Array): unknown[] {
     };
     out.push([bucket, side('ask', 1), side('bid', 2), bits & 4 ? source.sales() : null]);
   };
-  walkPage(tier, 0, page, new SectionReader(), read);
+  walkPage(tier, 0, page, read);
   return out;
 }
 

@@ -46,13 +46,12 @@ export function encodePage(tier: Tier, period: number, entries: readonly PageEnt
   }
 }
 
-/** Hands `visit` each bucket of a page with the source of its sections (`reader` at them, or the
- * page's columns), which it must read past. */
+/** Hands `visit` each bucket of a page with the source of its sections (a SectionReader at them,
+ * or the page's columns), which it must read past. */
 export function walkPage(
   tier: Tier,
   period: number,
   page: Uint8Array,
-  reader: SectionReader,
   visit: (bucket: number, bits: number, source: SectionSource) => void,
 ): void {
   const first = period * PAGE_BUCKETS[tier];
@@ -60,8 +59,8 @@ export function walkPage(
     const columns = inflateRawSync(page.subarray(1));
     return new ColumnSections(columns, page[0] === TOP_FROM_MAX_MARK).walk(first, visit);
   }
-  const rows = reader.begin(inflateRawSync(page)).bytes();
-  for (let bucket = first - 1; reader.offset() < rows.length;) {
+  const reader = new SectionReader().begin(inflateRawSync(page));
+  for (let bucket = first - 1; reader.offset() < reader.bytes().length;) {
     bucket += 1 + reader.next();
     visit(bucket, reader.next(), reader);
   }
@@ -74,14 +73,13 @@ const encodeBid = (bid: SidePartial) => encodeSide('bid', bid, 0);
  * the column form. */
 export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageEntry[] {
   const entries: PageEntry[] = [];
-  const reader = new SectionReader();
-  walkPage(tier, period, page, reader, (bucket, bits, source) => {
+  walkPage(tier, period, page, (bucket, bits, source) => {
     const section = <T>(bit: number, read: () => T, encode: (value: T) => Buffer) => {
       if (!(bits & bit)) return null;
-      if (source !== reader) return encode(read());
-      const start = reader.offset();
+      if (!(source instanceof SectionReader)) return encode(read());
+      const start = source.offset();
       read();
-      return Buffer.from(reader.bytes().subarray(start, reader.offset()));
+      return Buffer.from(source.bytes().subarray(start, source.offset()));
     };
     const ask = section(SECTION_BITS.ask, () => source.side('ask', 0), encodeAsk);
     const bid = section(SECTION_BITS.bid, () => source.side('bid', 0), encodeBid);
