@@ -95,7 +95,7 @@ function watchJournal(): JournalSeen {
   const append = JournalSegments.prototype.append;
   JournalSegments.prototype.append = function (period: number, blob: Buffer) {
     const name = this.nameOf(period);
-    if (!bases.has(name)) bases.set(name, new SlotBases(false));
+    if (!bases.has(name)) bases.set(name, new SlotBases());
     const counted = (sink: JournalSink): JournalSink => ({
       side: (...entry) => void ((seen.entries += 1), sink.side(...entry)),
       sale: (...entry) => void ((seen.entries += 1), sink.sale(...entry)),

@@ -112,9 +112,7 @@ describe('journal entries a dead process left behind', () => {
         for (const blob of blobs)
           insert.run(
             format === 'rows'
-              ? rowFormatBlob((sink) =>
-                  replayJournal(blob, sink, aggregateOf, new SlotBases(false)),
-                )
+              ? rowFormatBlob((sink) => replayJournal(blob, sink, aggregateOf, new SlotBases()))
               : blob,
           );
         // An earlier release folded through id 2 already: those entries are not folded again.

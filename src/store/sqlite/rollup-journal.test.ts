@@ -30,7 +30,7 @@ function collecting(entries: Entry[]): JournalSink {
   };
 }
 
-function replayed(blob: Uint8Array, bases = new SlotBases(false)): Entry[] {
+function replayed(blob: Uint8Array, bases = new SlotBases()): Entry[] {
   const entries: Entry[] = [];
   replayJournal(blob, collecting(entries), aggregateOf, bases);
   return entries;
@@ -228,12 +228,9 @@ describe('rollup journal blobs', () => {
         const [records, kept] = [[] as Buffer[], [] as Entry[]];
         for (const { entries, outcome } of batches) {
           for (const entry of entries) write(writer, entry);
-          if (outcome === 'failed') writer.clear();
-          if (outcome === 'failed' || entries.length === 0) continue;
-          const blob = writer.take();
-          writer.bases.settle(outcome === 'appended');
-          if (outcome !== 'appended') continue;
-          records.push(frame(blob));
+          if (outcome !== 'appended') writer.clear();
+          if (outcome !== 'appended' || entries.length === 0) continue;
+          records.push(frame(writer.take()));
           kept.push(...entries);
         }
         const [data, replayedEntries] = [Buffer.concat(records), [] as Entry[]];

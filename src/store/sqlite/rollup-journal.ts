@@ -52,15 +52,10 @@ export function grownTo(array: Int32Array<ArrayBuffer>, length: number): Int32Ar
 
 /**
  * Per slot, the price, size and quantity last journaled in a segment, as int32 (a larger value
- * wraps alike in the writer and the replay); 0 at a segment's start. The writer's changes stay
- * undoable until `settle`: kept once its blob is appended, undone if its batch failed.
+ * wraps alike in the writer and the replay); 0 at a segment's start.
  */
 export class SlotBases {
   private values = new Int32Array(0);
-  private readonly undo: number[] = [];
-
-  /** `undoable` false (a replay's): changes are kept at once. */
-  constructor(private readonly undoable = true) {}
 
   get(field: number, slot: number): number {
     return this.values[slot * 3 + field - PRICE_FIELD] ?? 0;
@@ -70,26 +65,22 @@ export class SlotBases {
     const at = slot * 3 + field - PRICE_FIELD;
     if (slot >= SLOTS) return;
     this.values = grownTo(this.values, at + 1);
-    if (this.undoable) this.undo.push(at, this.values[at]!);
     this.values[at] = value;
-  }
-
-  settle(keep: boolean): void {
-    for (let at = this.undo.length - 2; !keep && at >= 0; at -= 2)
-      this.values[this.undo[at]!] = this.undo[at + 1]!;
-    this.undo.length = 0;
   }
 
   reset(): void {
     this.values.fill(0);
-    this.undo.length = 0;
   }
 }
 
-/** Collects one batch's entries; `take()` returns them as one blob and starts over. */
+/**
+ * Collects one batch's entries, each checked as it comes; `take()` makes them one blob once the
+ * batch committed (only then do they move the bases on) and starts over.
+ */
 export class JournalWriter {
   private readonly columns = Array.from({ length: FIELDS }, () => new VarintWriter(16 * 1024));
-  private readonly last = new Array<number>(FIELDS).fill(0);
+  /** The entries collected, FIELDS numbers each (`count` of them: the array is reused). */
+  private readonly entries: number[] = [];
   /** Entries collected, and the earliest time they observed (or the last blob taken did). */
   count = 0;
   earliestAt = 0;
@@ -106,13 +97,12 @@ export class JournalWriter {
     this.entry(KIND.sale, 0, own, all, price, units, 0, at);
   }
 
-  /** Drops what was collected (a batch that failed part way). */
+  /** Drops what was collected (a batch that failed or rolled back). */
   clear(): void {
-    this.restart();
-    this.bases.settle(false);
+    this.count = 0;
   }
 
-  /** A batch's blob (null when it observed nothing); call inside the batch's transaction. */
+  /** Collects a batch's entries; call inside the batch's transaction. */
   batch(directory: SeriesDirectory, sides: readonly SideSnapshot[], sales: readonly SaleRecord[]) {
     try {
       for (const side of sides) {
@@ -132,43 +122,41 @@ export class JournalWriter {
       this.clear();
       throw error;
     }
-    return this.count === 0 ? null : this.take();
   }
 
-  /** The blob of what was collected; the bases it moved stay undoable until `bases.settle`. */
+  /** The blob of what was collected, on the bases, which it moves on. */
   take(): Buffer {
+    const { columns, entries } = this;
+    for (let field = 0; field < FIELDS; field += 1) {
+      if (field === ALL_FIELD) continue; // not journaled: the replay looks it up
+      const [column, based] = [columns[field]!, isBased(field)];
+      for (let at = 0, previous = 0; at < this.count * FIELDS; at += FIELDS) {
+        const [value, slot] = [entries[at + field]!, slotOf(entries, at)];
+        const delta = value - (based ? this.bases.get(field, slot) : previous);
+        if (based) this.bases.set(field, slot, value);
+        previous = value;
+        column.put(Math.abs(delta) < DELTA_LIMIT ? zigzag(delta) : ESCAPE);
+        if (Math.abs(delta) >= DELTA_LIMIT) column.put(value);
+      }
+    }
     const head = new VarintWriter(16);
     head.put(this.count);
-    const body = Buffer.concat([head.result(), ...this.columns.map((column) => column.result())]);
-    this.restart();
+    const body = Buffer.concat([head.result(), ...columns.map((column) => column.result())]);
+    for (const column of columns) column.clear();
+    this.clear();
     return Buffer.concat([Buffer.of(FORMAT), brotliCompressSync(body, BROTLI)]);
   }
 
-  private restart(): void {
-    for (const column of this.columns) column.clear();
-    this.last.fill(0);
-    this.count = 0;
-  }
-
-  /** Checks every field before it writes any. */
+  /** Checks every field before it keeps any. */
   private entry(...fields: number[]): void {
     const at = fields[FIELDS - 1]!;
     for (const value of fields) requireStorable(value);
     if (!Number.isInteger(at) || at < 0 || at > 2 ** 50)
       throw new RollupCodecError(`rollup time must be whole ms from 0 to 2^50, got ${at}`);
     this.earliestAt = this.count === 0 ? at : Math.min(this.earliestAt, at);
+    for (let field = 0; field < FIELDS; field += 1)
+      this.entries[this.count * FIELDS + field] = fields[field]!;
     this.count += 1;
-    const slot = slotOf(fields);
-    for (let index = 0; index < FIELDS; index += 1) {
-      if (index === ALL_FIELD) continue; // not journaled: the replay looks it up
-      const [value, column] = [fields[index]!, this.columns[index]!];
-      const based = isBased(index);
-      const delta = value - (based ? this.bases.get(index, slot) : this.last[index]!);
-      if (based) this.bases.set(index, slot, value);
-      this.last[index] = value;
-      column.put(Math.abs(delta) < DELTA_LIMIT ? zigzag(delta) : ESCAPE);
-      if (Math.abs(delta) >= DELTA_LIMIT) column.put(value);
-    }
   }
 }
 
@@ -264,7 +252,7 @@ export function replaySegment(
   aggregateOf: AggregateOf,
   afterEach?: () => void,
 ): number {
-  const bases = new SlotBases(false);
+  const bases = new SlotBases();
   return eachRecord(data, (blob, end) => {
     replayJournal(blob, end > from ? sink : null, aggregateOf, bases);
     if (end > from) afterEach?.();

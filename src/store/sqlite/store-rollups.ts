@@ -152,7 +152,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   let [appendedPeriod, openEarliest] = [-Infinity, Infinity];
   /** The earliest period this store appended to and has not folded (Infinity: none). */
   let unfoldedFrom = Infinity;
-  let pending: { blob: Buffer; period: number } | null = null;
+  let pendingPeriod: number | null = null;
   let [batchesSinceFold, failedAt] = [0, null as number | null];
   /** The segment the writer's bases describe. */
   let basesOf = '';
@@ -195,20 +195,16 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
       const segment = segments.nameOf(period);
       if (segment !== basesOf) journal.bases.reset();
       basesOf = segment;
-      const blob = journal.batch(directory, sides, newSales);
-      pending = blob && { blob, period };
+      journal.batch(directory, sides, newSales);
+      pendingPeriod = journal.count > 0 ? period : null;
     },
     /** After the batch committed: appends it to the journal (or throws), folds if due. */
     committed(): void {
       directory.commit();
-      if (pending !== null) {
-        const { blob, period } = pending;
-        pending = null;
-        try {
-          segments.append(period, blob);
-        } finally {
-          journal.bases.settle(true); // after a failed append, the next segment starts over
-        }
+      if (pendingPeriod !== null) {
+        const period = pendingPeriod;
+        pendingPeriod = null;
+        segments.append(period, journal.take()); // if it fails, the next segment starts over
         if (period !== appendedPeriod) openEarliest = Infinity;
         [appendedPeriod, unfoldedFrom] = [period, Math.min(unfoldedFrom, period)];
         openEarliest = Math.min(openEarliest, journal.earliestAt);
@@ -218,8 +214,8 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     },
     rolledBack(): void {
       directory.discard();
-      journal.bases.settle(false);
-      pending = null;
+      journal.clear();
+      pendingPeriod = null;
     },
     /** Folds what this object journaled and is not folded yet. */
     async flushOwn(): Promise<void> {
