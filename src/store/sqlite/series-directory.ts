@@ -1,7 +1,7 @@
 /**
  * Series ids (history_series): an item on one market, or market '' for its aggregate. Ids are
- * never reused or changed, so a looked-up id stays valid for every connection; ids created
- * inside a write transaction only join the cache once that transaction has committed.
+ * never reused or changed, so a looked-up id stays valid for every connection; a write
+ * transaction that rolls back empties the cache (the ids it created do not exist).
  */
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
@@ -20,15 +20,13 @@ const slotOf = (market: MarketId | null) => (market === null ? 0 : marketOrder(m
 
 export class SeriesDirectory {
   private known = new Map<Game, IdTable>();
-  private pending = new Map<Game, IdTable>();
   private knownItems = 0;
 
   constructor(private readonly statements: RollupStatements) {}
 
   find(game: Game, itemId: string, market: MarketId | null): number | null {
     const slot = slotOf(market);
-    const cached =
-      this.known.get(game)?.get(itemId)?.[slot] ?? this.pending.get(game)?.get(itemId)?.[slot];
+    const cached = this.known.get(game)?.get(itemId)?.[slot];
     if (cached !== undefined) return cached;
     const row = this.statements.findSeries.get(game, itemId, market ?? AGGREGATE_MARKET);
     if (row) this.remember(game, itemId, slot, row.id);
@@ -41,31 +39,20 @@ export class SeriesDirectory {
     if (found !== null) return found;
     const name = market ?? AGGREGATE_MARKET;
     const id = Number(this.statements.insertSeries.run(game, itemId, name).lastInsertRowid);
-    this.slotsOf(this.pending, game, itemId)[slotOf(market)] = id;
+    this.remember(game, itemId, slotOf(market), id);
     return id;
   }
 
-  /** The transaction that created pending ids committed: keep them. */
-  commit(): void {
-    for (const [game, table] of this.pending)
-      for (const [itemId, ids] of table)
-        ids.forEach((id, slot) => this.remember(game, itemId, slot, id!));
-    this.pending.clear();
-  }
-
-  /** The transaction rolled back: its ids do not exist. */
+  /** A write transaction rolled back: the ids it created do not exist. */
   discard(): void {
-    this.pending.clear();
-  }
-
-  private slotsOf(tables: Map<Game, IdTable>, game: Game, itemId: string): ItemIds {
-    const table = tables.get(game) ?? tables.set(game, new Map()).get(game)!;
-    return table.get(itemId) ?? table.set(itemId, []).get(itemId)!;
+    [this.known, this.knownItems] = [new Map(), 0];
   }
 
   private remember(game: Game, itemId: string, slot: number, id: number): void {
-    if (this.knownItems >= MAX_CACHED_ITEMS) [this.known, this.knownItems] = [new Map(), 0];
-    if (!this.known.get(game)?.has(itemId)) this.knownItems += 1;
-    this.slotsOf(this.known, game, itemId)[slot] = id;
+    if (this.knownItems >= MAX_CACHED_ITEMS) this.discard();
+    const table = this.known.get(game) ?? this.known.set(game, new Map()).get(game)!;
+    if (!table.has(itemId)) this.knownItems += 1;
+    const ids = table.get(itemId) ?? table.set(itemId, []).get(itemId)!;
+    ids[slot] = id;
   }
 }

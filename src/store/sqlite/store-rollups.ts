@@ -200,7 +200,6 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     },
     /** After the batch committed: appends it to the journal (or throws), folds if due. */
     committed(): void {
-      directory.commit();
       if (pendingPeriod !== null) {
         const period = pendingPeriod;
         pendingPeriod = null;
