@@ -16,7 +16,7 @@ import {
 } from '../rollup-codec.ts';
 import { unpackPage } from './rollup-pages.ts';
 import { chunkKey, decodeChunk, encodeChunk, type ChunkEntries } from './rollup-chunks.ts';
-import { PAGE_BUCKETS, SECTION_BITS, type PageEntry } from './page-format.ts';
+import { PAGE_BUCKETS, type PageEntry } from './page-format.ts';
 import type { RollupStatements, TierStatements } from './rollup-statements.ts';
 
 /** Per tier and series id (dense: an array beats a map here), the rows held, newest last. */
@@ -28,24 +28,22 @@ export interface CachedRow {
   series: number;
   bucket: number;
   row: RollupRow;
-  /** SECTION_BITS of the sections the current fold changed. */
-  dirty: number;
+  /** Changed by the current fold. */
+  dirty: boolean;
   /** Where the bucket is stored: a row of its own, an entry of its chunk, or not yet. */
   stored: false | 'row' | 'chunk';
   /** Written as a row of its own, never into a chunk: an aggregate's (item reads inflate none). */
   ownRow: boolean;
 }
 
-const ALL = SECTION_BITS.ask | SECTION_BITS.bid | SECTION_BITS.sales;
 type RowAt = Pick<CachedRow, 'series' | 'bucket' | 'row'>;
 
-/** Writes a loose row's sections in `sections` (SECTION_BITS); the others keep what is stored. */
-export function writeRow(to: TierStatements, { series, bucket, row }: RowAt, sections = ALL): void {
+/** Writes a loose row's sections; a section it lacks keeps what is stored. */
+export function writeRow(to: TierStatements, { series, bucket, row }: RowAt): void {
   resetTransient();
-  const wants = (name: keyof typeof SECTION_BITS) => sections & SECTION_BITS[name];
-  const ask = wants('ask') && row.ask ? encodeSideTransient('ask', row.ask, row.start) : null;
-  const bid = wants('bid') && row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
-  const sales = wants('sales') && row.sales ? encodeSalesTransient(row.sales) : null;
+  const ask = row.ask ? encodeSideTransient('ask', row.ask, row.start) : null;
+  const bid = row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
+  const sales = row.sales ? encodeSalesTransient(row.sales) : null;
   to.loose.of(bucket, true)!.upsertRow.run(series, bucket, ask, bid, sales);
 }
 
@@ -102,7 +100,7 @@ export class RollupRowCache {
       bid: bid ? decodeSide('bid', bid, start) : null,
       sales: sales ? decodeSales(sales) : null,
     };
-    const cached = { tier, series, bucket, row, dirty: 0, stored, ownRow };
+    const cached = { tier, series, bucket, row, dirty: false, stored, ownRow };
     held.push(cached);
     return cached;
   }

@@ -10,7 +10,6 @@ import { bucketIndex, TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buc
 import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
 import { JournalSegments, moveTableJournal } from './journal-segments.ts';
 import { grownTo, JournalWriter, replaySegment, type JournalSink } from './rollup-journal.ts';
-import { SECTION_BITS } from './page-format.ts';
 import { chunkKey } from './rollup-chunks.ts';
 import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-row-cache.ts';
 import { prepareRollupStatements } from './rollup-statements.ts';
@@ -42,21 +41,21 @@ function rowSink(cache: RollupRowCache, changed: CachedRow[], known: { last: num
     [own, all, at] = [marketSeries, aggregateSeries, time];
     touched.length = 0;
   };
-  const markTouched = (section: number) => {
+  const markTouched = () => {
     for (const cached of touched) {
-      if (cached.dirty === 0) changed.push(cached);
-      cached.dirty |= section;
+      if (!cached.dirty) changed.push(cached);
+      cached.dirty = true;
     }
   };
   return {
     side(marketSeries, aggregateSeries, obs) {
       entry(marketSeries, aggregateSeries, obs.at);
-      if (recordSide(rows, obs)) markTouched(SECTION_BITS[obs.side]);
+      if (recordSide(rows, obs)) markTouched();
     },
     sale(marketSeries, aggregateSeries, price, units, time) {
       entry(marketSeries, aggregateSeries, time);
       recordSale(rows, price, units);
-      markTouched(SECTION_BITS.sales);
+      markTouched();
     },
   } satisfies JournalSink;
 }
@@ -110,7 +109,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
       const key = keyOf(row);
-      if (key >= 0) writeRow(statements.tiers[row.tier], row, row.dirty);
+      if (key >= 0) writeRow(statements.tiers[row.tier], row);
       else {
         const first = chunk[0];
         if (first?.bucket !== row.bucket || chunkKey(first.series) !== key) flushChunk();
