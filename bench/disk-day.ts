@@ -91,22 +91,25 @@ interface JournalSeen {
 /** Counts the rollup journal blobs the store appends to its segments (their 8-byte frames too). */
 function watchJournal(): JournalSeen {
   const seen = { entries: 0, blobs: 0, bytes: 0, rowBytes: 0 };
-  const bases = new Map<string, SlotBases>();
+  /** Per store's segments, the bases of the segment it appends to. */
+  const bases = new Map<JournalSegments, SlotBases>();
   const append = JournalSegments.prototype.append;
-  JournalSegments.prototype.append = function (period: number, blob: Buffer) {
-    const name = this.nameOf(period);
-    if (!bases.has(name)) bases.set(name, new SlotBases());
-    const counted = (sink: JournalSink): JournalSink => ({
-      side: (...entry) => void ((seen.entries += 1), sink.side(...entry)),
-      sale: (...entry) => void ((seen.entries += 1), sink.sale(...entry)),
+  JournalSegments.prototype.append = function (period, make) {
+    append.call(this, period, (opens) => {
+      const blob = make(opens);
+      if (opens || !bases.has(this)) bases.set(this, new SlotBases());
+      const counted = (sink: JournalSink): JournalSink => ({
+        side: (...entry) => void ((seen.entries += 1), sink.side(...entry)),
+        sale: (...entry) => void ((seen.entries += 1), sink.sale(...entry)),
+      });
+      const rows = rowFormatBlob((sink) =>
+        replayJournal(blob, counted(sink), (own) => own, bases.get(this)!),
+      );
+      seen.blobs += 1;
+      seen.bytes += blob.length + 8;
+      seen.rowBytes += rows.length;
+      return blob;
     });
-    const rows = rowFormatBlob((sink) =>
-      replayJournal(blob, counted(sink), (own) => own, bases.get(name)!),
-    );
-    seen.blobs += 1;
-    seen.bytes += blob.length + 8;
-    seen.rowBytes += rows.length;
-    append.call(this, period, blob);
   };
   return seen;
 }

@@ -47,17 +47,17 @@ describe('journal segments', () => {
   test('one per store and period, under a new store id after a failed append', () => {
     const file = freshFile();
     const segments = new JournalSegments(file);
-    segments.append(7, Buffer.from('a'));
-    segments.append(7, Buffer.from('b'));
-    segments.append(8, Buffer.from('c'));
+    segments.append(7, () => Buffer.from('a'));
+    segments.append(7, () => Buffer.from('b'));
+    segments.append(8, () => Buffer.from('c'));
     const [first, second] = segments.list();
     assert.deepEqual([first?.period, second?.period], [7, 8]);
     assert.equal(first!.name.slice(2), second!.name.slice(2), 'the same store id');
     assert.deepEqual(records(segments.read(first!.name)).blobs, ['a', 'b']);
     fs.rmSync(journalDirOf(file), { recursive: true });
-    assert.throws(() => segments.append(9, Buffer.from('d')));
+    assert.throws(() => segments.append(9, () => Buffer.from('d')));
     fs.mkdirSync(journalDirOf(file));
-    segments.append(9, Buffer.from('e'));
+    segments.append(9, () => Buffer.from('e'));
     assert.notEqual(segments.list()[0]!.name.slice(2), first!.name.slice(2), 'a new store id');
     segments.close();
   });

@@ -49,18 +49,17 @@ export class JournalSegments {
     if (pricesPath === ':memory:') temporary.add(this.dir);
   }
 
-  nameOf(period: number): string {
-    return `${period}-${this.id}`;
-  }
-
-  append(period: number, blob: Buffer): void {
-    const name = this.nameOf(period);
+  /** Appends the blob `make` makes, told whether it opens its segment (a new file). */
+  append(period: number, make: (opens: boolean) => Buffer): void {
+    const name = `${period}-${this.id}`;
+    const opens = this.open?.name !== name;
+    const record = frame(make(opens));
     try {
-      if (this.open?.name !== name) {
+      if (opens) {
         this.close(false);
         this.open = { name, fd: fs.openSync(path.join(this.dir, name), 'a') };
       }
-      fs.writeSync(this.open.fd, frame(blob));
+      fs.writeSync(this.open!.fd, record);
     } catch (error) {
       this.rotate();
       throw error;

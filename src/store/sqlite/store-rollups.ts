@@ -153,8 +153,6 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   let unfoldedFrom = Infinity;
   let pendingPeriod: number | null = null;
   let [batchesSinceFold, failedAt] = [0, null as number | null];
-  /** The segment the writer's bases describe. */
-  let basesOf = '';
 
   const fold = (through: number) => {
     options.beforeFold?.();
@@ -191,9 +189,6 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     /** Inside the batch's transaction. */
     record(sides: readonly SideSnapshot[], newSales: readonly SaleRecord[]): void {
       const period = periodOf(options.clock.now());
-      const segment = segments.nameOf(period);
-      if (segment !== basesOf) journal.bases.reset();
-      basesOf = segment;
       journal.batch(directory, sides, newSales);
       pendingPeriod = journal.count > 0 ? period : null;
     },
@@ -202,7 +197,10 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
       if (pendingPeriod !== null) {
         const period = pendingPeriod;
         pendingPeriod = null;
-        segments.append(period, journal.take()); // if it fails, the next segment starts over
+        segments.append(period, (opens) => {
+          if (opens) journal.bases.reset(); // a new segment's bases start at 0
+          return journal.take();
+        });
         if (period !== appendedPeriod) openEarliest = Infinity;
         [appendedPeriod, unfoldedFrom] = [period, Math.min(unfoldedFrom, period)];
         openEarliest = Math.min(openEarliest, journal.earliestAt);
