@@ -4,11 +4,11 @@
  * days as stored or merged (docs/history-storage.md, "SQLite layout", "Derived hours and days").
  */
 import { TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
-import { emptyRow, mergeRow, type RollupRow, type SidePartial } from '../../pricing/rollups.ts';
+import { emptyRow, mergeRow, type RollupRow } from '../../pricing/rollups.ts';
 import { ALL_SECTIONS, type RollupSection } from '../history-store.ts';
 import { RollupCodecError, SectionReader } from '../rollup-codec.ts';
 import { walkPage } from './rollup-pages.ts';
-import { PAGE_BUCKETS, SECTION_BITS, type SectionSource } from './page-format.ts';
+import { blankSide, PAGE_BUCKETS, SECTION_BITS, type SectionSource } from './page-format.ts';
 import { chunkKey, chunkRow } from './rollup-chunks.ts';
 import { CHUNK_PIECE, RANGE_HEADER_BYTES, type RollupStatements } from './rollup-statements.ts';
 
@@ -21,14 +21,7 @@ function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number]
 }
 
 /** One row's worth of sections, refilled bucket after bucket by a scan. */
-function reusableRow() {
-  const partial = (): SidePartial => ({
-    prices: { n: 0, sum: 0, min: 0, max: 0, sketch: [] },
-    markets: [],
-    lastAt: null,
-  });
-  return { ask: partial(), bid: partial(), sales: partial().prices };
-}
+const reusableRow = () => ({ ask: blankSide(), bid: blankSide(), sales: blankSide().prices });
 
 /** What a scan reads of a series' buckets in [fromMs, toMs), and whom it hands them to. */
 export interface Scan {

@@ -10,7 +10,7 @@ import { binLow, binOf, type Sketch } from '../../pricing/rollup-sketch.ts';
 import { TALLY, TALLY_STRIDE, type PriceTally, type SidePartial } from '../../pricing/rollups.ts';
 import { RollupCodecError, SectionReader, tallyInto, unzigzag, zigzag } from '../rollup-codec.ts';
 import { VarintWriter } from '../varint-writer.ts';
-import type { SectionSource } from './page-format.ts';
+import { blankSide, type SectionSource } from './page-format.ts';
 
 /** A section's columns, from its kind's base (a tally's fields from MARKET on, in TALLY order). */
 const [MIN, SPREAD, LAST_AT, BINS, BIN_STEP, BIN_COUNT, BIN_SUM] = [0, 1, 2, 3, 4, 5, 6];
@@ -94,11 +94,7 @@ function setBin(out: Sketch, at: number, bin: number, count: number, sum: number
 export class ColumnSections implements SectionSource {
   private readonly columns: SectionReader[] = [];
   private readonly previousMin = [0, 0, 0];
-  private readonly skipped: SidePartial = {
-    prices: { n: 0, sum: 0, min: 0, max: 0, sketch: [] },
-    markets: [],
-    lastAt: null,
-  };
+  private readonly skipped = blankSide();
 
   constructor(
     bytes: Uint8Array,

@@ -3,6 +3,7 @@
  * (page-columns.ts) and the range reads: buckets per page, section bits, entry shapes.
  */
 import type { Tier } from '../../pricing/rollup-buckets.ts';
+import type { SidePartial } from '../../pricing/rollups.ts';
 import type { SectionReader } from '../rollup-codec.ts';
 
 export const PAGE_BUCKETS: Readonly<Record<Tier, number>> = { '10m': 144, '1h': 168, '1d': 64 };
@@ -15,3 +16,10 @@ export type SectionSource = Pick<SectionReader, 'side' | 'skipSide' | 'sales'>;
 
 type Blob = Buffer | null;
 export type PageEntry = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
+
+/** A side partial to refill section after section (a scan's reused row, a skipped side). */
+export const blankSide = (): SidePartial => ({
+  prices: { n: 0, sum: 0, min: 0, max: 0, sketch: [] },
+  markets: [],
+  lastAt: null,
+});
