@@ -10,7 +10,7 @@ import { binLow, binOf, type Sketch } from '../../pricing/rollup-sketch.ts';
 import { TALLY, TALLY_STRIDE, type PriceTally, type SidePartial } from '../../pricing/rollups.ts';
 import { RollupCodecError, SectionReader, tallyInto, unzigzag, zigzag } from '../rollup-codec.ts';
 import { VarintWriter } from '../varint-writer.ts';
-import { blankSide, type SectionSource } from './page-format.ts';
+import { blankSide, type PageVisit, type SectionSource } from './page-format.ts';
 
 /** A section's columns, from its kind's base (a tally's fields from MARKET on, in TALLY order). */
 const [MIN, SPREAD, LAST_AT, BINS, BIN_STEP, BIN_COUNT, BIN_SUM] = [0, 1, 2, 3, 4, 5, 6];
@@ -113,8 +113,7 @@ export class ColumnSections implements SectionSource {
     header.finished('page columns');
   }
 
-  /** Walks the buckets: `visit` must read every section the bucket's bits announce. */
-  walk(first: number, visit: (bucket: number, bits: number, source: SectionSource) => void) {
+  walk(first: number, visit: PageVisit) {
     const gaps = this.columns[GAP]!;
     let bucket = first - 1;
     while (gaps.offset() < gaps.bytes().length) {

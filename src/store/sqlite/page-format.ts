@@ -13,6 +13,8 @@ export const SECTION_BITS = { ask: 1, bid: 2, sales: 4 } as const;
 
 /** What a page walk hands its visitor: the bucket's sections, read in order. */
 export type SectionSource = Pick<SectionReader, 'side' | 'skipSide' | 'sales'>;
+/** A page walk's visitor: it must read every section the bucket's bits announce. */
+export type PageVisit = (bucket: number, bits: number, source: SectionSource) => void;
 
 type Blob = Buffer | null;
 export type PageEntry = [bucket: number, ask: Blob, bid: Blob, sales: Blob];

@@ -10,7 +10,7 @@ import { encodeSales, encodeSide, RollupCodecError, SectionReader } from '../rol
 import { VarintWriter } from '../varint-writer.ts';
 import { ColumnSections, toColumns } from './page-columns.ts';
 import { chunkKey, decodeChunk } from './rollup-chunks.ts';
-import { PAGE_BUCKETS, SECTION_BITS, type PageEntry, type SectionSource } from './page-format.ts';
+import { PAGE_BUCKETS, SECTION_BITS, type PageEntry, type PageVisit } from './page-format.ts';
 import type { SeriesRange, TierStatements } from './rollup-statements.ts';
 
 /** A column page's first byte, which no raw deflate stream starts with (block type 11, reserved);
@@ -48,12 +48,7 @@ export function encodePage(tier: Tier, period: number, entries: readonly PageEnt
 
 /** Hands `visit` each bucket of a page with the source of its sections (a SectionReader at them,
  * or the page's columns), which it must read past. */
-export function walkPage(
-  tier: Tier,
-  period: number,
-  page: Uint8Array,
-  visit: (bucket: number, bits: number, source: SectionSource) => void,
-): void {
+export function walkPage(tier: Tier, period: number, page: Uint8Array, visit: PageVisit): void {
   const first = period * PAGE_BUCKETS[tier];
   if (page[0] === COLUMNS_MARK || page[0] === TOP_FROM_MAX_MARK) {
     const columns = inflateRawSync(page.subarray(1));
