@@ -30,10 +30,11 @@ export interface CachedRow {
   row: RollupRow;
   /** Changed by the current fold. */
   dirty: boolean;
-  /** Where the bucket is stored: a row of its own, an entry of its chunk, or not yet. */
-  stored: false | 'row' | 'chunk';
-  /** Written as a row of its own, never into a chunk: an aggregate's (item reads inflate none). */
-  ownRow: boolean;
+  /** Found stored, in a row of its own or its chunk. */
+  stored: boolean;
+  /** Its key in its loose table: its chunk's (below 0) if a 10-minute row not stored in a row of
+   * its own, unless an aggregate's (item reads inflate no chunk); else its own series. */
+  key: number;
 }
 
 type RowAt = Pick<CachedRow, 'series' | 'bucket' | 'row'>;
@@ -49,8 +50,7 @@ export function writeRow(to: TierStatements, { series, bucket, row }: RowAt): vo
 
 /** Writes 10-minute rows of one bucket and chunk into it, with the entries it holds. */
 export function writeChunk(to: TierStatements, cache: RollupRowCache, rows: CachedRow[]): void {
-  const [{ bucket, series: first }] = rows as [CachedRow];
-  const key = chunkKey(first);
+  const [{ bucket, key }] = rows as [CachedRow];
   const entries = cache.chunk(bucket, key);
   for (const { series, row } of rows) {
     const side = (name: 'ask' | 'bid') => row[name] && encodeSide(name, row[name], row.start);
@@ -75,23 +75,21 @@ export class RollupRowCache {
     [this.rows, this.pagedTo, this.chunks] = [emptyTable(), {}, new Map()];
   }
 
-  get(tier: Tier, series: number, at: number, ownRow = false): CachedRow {
+  get(tier: Tier, series: number, at: number, aggregate: boolean): CachedRow {
     const bucket = bucketIndex(at, tier);
     const held = (this.rows[tier][series] ??= []);
     for (let index = held.length - 1; index >= 0; index -= 1)
       if (held[index]!.bucket === bucket) return held[index]!;
     const start = bucket * TIER_MS[tier];
     const statements = this.statements.tiers[tier];
-    let [found, stored]: [PageEntry | undefined, CachedRow['stored']] = [undefined, false];
+    let [found, inRow]: [PageEntry | undefined, boolean] = [undefined, false];
     const paged = bucket / PAGE_BUCKETS[tier] < (this.pagedTo[tier] ??= statements.pagedTo.get()!);
     if (paged) unpackPage(statements, tier, series, bucket);
     if (paged || bucket <= this.frontier[tier]) {
       found = statements.loose.of(bucket)?.selectRow.get(series, bucket);
-      if (found) stored = 'row';
-      else if (tier === '10m') {
-        const entry = this.chunk(bucket, chunkKey(series)).get(series);
-        if (entry) [found, stored] = [[bucket, ...entry], 'chunk'];
-      }
+      inRow = found !== undefined;
+      const entry = !inRow && tier === '10m' && this.chunk(bucket, chunkKey(series)).get(series);
+      if (entry) found = [bucket, ...entry];
     }
     const [, ask, bid, sales] = found ?? [];
     const row: RollupRow = {
@@ -100,7 +98,8 @@ export class RollupRowCache {
       bid: bid ? decodeSide('bid', bid, start) : null,
       sales: sales ? decodeSales(sales) : null,
     };
-    const cached = { tier, series, bucket, row, dirty: false, stored, ownRow };
+    const key = tier === '10m' && !inRow && !aggregate ? chunkKey(series) : series;
+    const cached = { tier, series, bucket, row, dirty: false, stored: found !== undefined, key };
     held.push(cached);
     return cached;
   }

@@ -10,7 +10,6 @@ import { bucketIndex, TIER_MS, TIERS, type Tier } from '../../pricing/rollup-buc
 import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts';
 import { JournalSegments, moveTableJournal } from './journal-segments.ts';
 import { grownTo, JournalWriter, replaySegment, type JournalSink } from './rollup-journal.ts';
-import { chunkKey } from './rollup-chunks.ts';
 import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-row-cache.ts';
 import { prepareRollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
@@ -93,14 +92,9 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   };
   const periodOf = (at: number) => Math.floor(at / FOLD_POLICY.closeMs);
 
-  /** The row's key in its loose table: its chunk's (a key below 0) or its own series. */
-  const keyOf = (row: CachedRow) => {
-    const own = row.tier !== '10m' || row.stored === 'row' || row.ownRow;
-    return own ? row.series : chunkKey(row.series);
-  };
   const writeChanged = () => {
     // In key order (chunk keys fall as series rise): rows in falling order split pages half empty.
-    changed.sort((a, b) => a.bucket - b.bucket || keyOf(a) - keyOf(b) || a.series - b.series);
+    changed.sort((a, b) => a.bucket - b.bucket || a.key - b.key || a.series - b.series);
     let chunk: CachedRow[] = [];
     const flushChunk = () => {
       if (chunk.length > 0) writeChunk(statements.tiers['10m'], cache, chunk);
@@ -108,11 +102,10 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     };
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
-      const key = keyOf(row);
-      if (key >= 0) writeRow(statements.tiers[row.tier], row);
+      if (row.key >= 0) writeRow(statements.tiers[row.tier], row);
       else {
         const first = chunk[0];
-        if (first?.bucket !== row.bucket || chunkKey(first.series) !== key) flushChunk();
+        if (first?.bucket !== row.bucket || first.key !== row.key) flushChunk();
         chunk.push(row);
       }
     }
