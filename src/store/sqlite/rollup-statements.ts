@@ -45,13 +45,13 @@ function rangeStatement(db: Database.Database, table: string) {
     prepared.get(columns) ?? prepared.set(columns, prepare(columns)).get(columns)!;
 }
 
-/** A time-first table's oldest entries below a key (binds it and a limit), and the delete
- * of every entry up to one (binds its key and series). */
+/** A time-first table's oldest entries below a key (binds it and a limit) with their page or
+ * ask, and the delete of every entry up to one (binds its key and series). */
 function oldest<Row extends unknown[]>(db: Database.Database, table: string, key: string) {
-  const data = key === 'period' ? ', data' : '';
+  const data = key === 'period' ? 'data' : 'ask';
   const where = `FROM ${table} WHERE ${key} < ? ORDER BY ${key}, series LIMIT ?`;
   return {
-    before: db.prepare<[number, number], Row>(`SELECT ${key}, series${data} ${where}`).raw(),
+    before: db.prepare<[number, number], Row>(`SELECT ${key}, series, ${data} ${where}`).raw(),
     through: db.prepare<[number, number]>(`DELETE FROM ${table} WHERE (${key}, series) <= (?, ?)`),
   };
 }
@@ -100,7 +100,7 @@ function rowStatements(db: Database.Database, table: string) {
          ON bucket = k AND series >= @series AND series < @last ORDER BY series, bucket`,
       )
       .raw(),
-    expiredRows: oldest<[bucket: number, series: number]>(db, table, 'bucket'),
+    expiredRows: oldest<[bucket: number, series: number, ask: Buffer | null]>(db, table, 'bucket'),
   };
 }
 

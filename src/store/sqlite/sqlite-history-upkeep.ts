@@ -26,13 +26,11 @@ function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: n
   const table = period * width < cutoff ? loose.of(period * width) : undefined;
   const rows = table?.expiredRows.before.all(cutoff, limit) ?? [];
   const firsts = new Map<number, number>();
-  const seriesOf = (bucket: number, series: number) =>
-    series >= 0
-      ? [series]
-      : decodeChunk(series, loose.of(bucket)!.selectRow.get(series, bucket)![1]!).keys();
+  const seriesOf = (key: number, ask: Buffer | null) =>
+    key >= 0 ? [key] : decodeChunk(key, ask!).keys();
   let buckets = 0;
-  for (const [bucket, key] of rows)
-    for (const series of seriesOf(bucket, key)) {
+  for (const [bucket, key, ask] of rows)
+    for (const series of seriesOf(key, ask)) {
       buckets += 1;
       if (!firsts.has(series)) firsts.set(series, bucket);
     }
@@ -42,7 +40,7 @@ function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: n
     loose.drop(period);
     return buckets + deleteLoose(all, tier, cutoff, limit - rows.length);
   }
-  if (rows.length > 0) table!.expiredRows.through.run(...rows[rows.length - 1]!);
+  if (rows.length > 0) table!.expiredRows.through.run(rows.at(-1)![0], rows.at(-1)![1]);
   return buckets;
 }
 
