@@ -104,6 +104,7 @@ export class JournalWriter {
 
   /** Collects a batch's entries; call inside the batch's transaction. */
   batch(directory: SeriesDirectory, sides: readonly SideSnapshot[], sales: readonly SaleRecord[]) {
+    this.clear(); // what a batch that never reached its append left
     try {
       for (const side of sides) {
         const observation = sideObservation(side);

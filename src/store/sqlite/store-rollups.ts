@@ -144,7 +144,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   let [appendedPeriod, openEarliest] = [-Infinity, Infinity];
   /** The earliest period this store appended to and has not folded (Infinity: none). */
   let unfoldedFrom = Infinity;
-  let pendingPeriod: number | null = null;
+  let batchPeriod = 0;
   let [batchesSinceFold, failedAt] = [0, null as number | null];
 
   const fold = (through: number) => {
@@ -181,21 +181,18 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     directory,
     /** Inside the batch's transaction. */
     record(sides: readonly SideSnapshot[], newSales: readonly SaleRecord[]): void {
-      const period = periodOf(options.clock.now());
+      batchPeriod = periodOf(options.clock.now());
       journal.batch(directory, sides, newSales);
-      pendingPeriod = journal.count > 0 ? period : null;
     },
     /** After the batch committed: appends it to the journal (or throws), folds if due. */
     committed(): void {
-      if (pendingPeriod !== null) {
-        const period = pendingPeriod;
-        pendingPeriod = null;
-        segments.append(period, (opens) => {
+      if (journal.count > 0) {
+        segments.append(batchPeriod, (opens) => {
           if (opens) journal.bases.reset(); // a new segment's bases start at 0
           return journal.take();
         });
-        if (period !== appendedPeriod) openEarliest = Infinity;
-        [appendedPeriod, unfoldedFrom] = [period, Math.min(unfoldedFrom, period)];
+        if (batchPeriod !== appendedPeriod) openEarliest = Infinity;
+        [appendedPeriod, unfoldedFrom] = [batchPeriod, Math.min(unfoldedFrom, batchPeriod)];
         openEarliest = Math.min(openEarliest, journal.earliestAt);
         batchesSinceFold += 1;
       }
@@ -204,7 +201,6 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     rolledBack(): void {
       directory.discard();
       journal.clear();
-      pendingPeriod = null;
     },
     /** Folds what this object journaled and is not folded yet. */
     async flushOwn(): Promise<void> {
