@@ -1,7 +1,8 @@
 /**
- * The rollup side of one SQLite store object: a batch's journal blob, made in its transaction and
- * appended once it commits, and the folds that replay the journal into the history file's rows,
- * each one transaction (docs/history-storage.md, "Rollups, maintained on write").
+ * The rollup side of one SQLite store object: a batch's journal entries, collected in its
+ * transaction and made into a blob appended once it commits, and the folds that replay the
+ * journal into the history file's rows, each one transaction (docs/history-storage.md, "Rollups,
+ * maintained on write").
  */
 import type Database from 'better-sqlite3';
 import type { Clock } from '../../domain/clock.ts';
