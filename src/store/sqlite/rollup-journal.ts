@@ -104,24 +104,19 @@ export class JournalWriter {
 
   /** Collects a batch's entries; call inside the batch's transaction. */
   batch(directory: SeriesDirectory, sides: readonly SideSnapshot[], sales: readonly SaleRecord[]) {
-    this.clear(); // what a batch that never reached its append left
-    try {
-      for (const side of sides) {
-        const observation = sideObservation(side);
-        if (!observation) continue;
-        const own = directory.ensure(side.game, side.itemId, side.market);
-        const aggregate = entersAggregate(observation);
-        const all = aggregate ? directory.ensure(side.game, side.itemId, null) : NO_SERIES;
-        this.side(own, all, observation);
-      }
-      for (const sale of sales) {
-        const own = directory.ensure(sale.game, sale.itemId, sale.market);
-        const all = directory.ensure(sale.game, sale.itemId, null);
-        this.sale(own, all, sale.price, sale.quantity, sale.soldAt);
-      }
-    } catch (error) {
-      this.clear();
-      throw error;
+    this.clear(); // what a batch that failed or never reached its append left
+    for (const side of sides) {
+      const observation = sideObservation(side);
+      if (!observation) continue;
+      const own = directory.ensure(side.game, side.itemId, side.market);
+      const aggregate = entersAggregate(observation);
+      const all = aggregate ? directory.ensure(side.game, side.itemId, null) : NO_SERIES;
+      this.side(own, all, observation);
+    }
+    for (const sale of sales) {
+      const own = directory.ensure(sale.game, sale.itemId, sale.market);
+      const all = directory.ensure(sale.game, sale.itemId, null);
+      this.sale(own, all, sale.price, sale.quantity, sale.soldAt);
     }
   }
 
