@@ -67,10 +67,6 @@ export class SlotBases {
     this.values = grownTo(this.values, at + 1);
     this.values[at] = value;
   }
-
-  reset(): void {
-    this.values.fill(0);
-  }
 }
 
 /**
@@ -85,7 +81,7 @@ export class JournalWriter {
   count = 0;
   earliestAt = 0;
   /** The bases of the segment the blobs go to. */
-  readonly bases = new SlotBases();
+  private bases = new SlotBases();
 
   side(own: number, all: number, obs: SideObservation): void {
     const market = marketCode(obs.market);
@@ -120,8 +116,9 @@ export class JournalWriter {
     }
   }
 
-  /** The blob of what was collected, on the bases, which it moves on. */
-  take(): Buffer {
+  /** The blob of what was collected, on the bases (new ones for a new segment), moving them on. */
+  take(opensSegment = false): Buffer {
+    if (opensSegment) this.bases = new SlotBases();
     const { columns, entries } = this;
     for (let field = 0; field < FIELDS; field += 1) {
       if (field === ALL_FIELD) continue; // not journaled: the replay looks it up

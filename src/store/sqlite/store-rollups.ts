@@ -188,10 +188,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     /** After the batch committed: appends it to the journal (or throws), folds if due. */
     committed(): void {
       if (journal.count > 0) {
-        segments.append(batchPeriod, (opens) => {
-          if (opens) journal.bases.reset(); // a new segment's bases start at 0
-          return journal.take();
-        });
+        segments.append(batchPeriod, (opens) => journal.take(opens));
         if (batchPeriod !== appendedPeriod) openEarliest = Infinity;
         [appendedPeriod, unfoldedFrom] = [batchPeriod, Math.min(unfoldedFrom, batchPeriod)];
         openEarliest = Math.min(openEarliest, journal.earliestAt);
