@@ -17,7 +17,8 @@ export type SectionSource = Pick<SectionReader, 'side' | 'skipSide' | 'sales'>;
 export type PageVisit = (bucket: number, bits: number, source: SectionSource) => void;
 
 type Blob = Buffer | null;
-export type PageEntry = [bucket: number, ask: Blob, bid: Blob, sales: Blob];
+export type Sections = [ask: Blob, bid: Blob, sales: Blob];
+export type PageEntry = [bucket: number, ...Sections];
 
 /** A side partial to refill section after section (a scan's reused row, a skipped side). */
 export const blankSide = (): SidePartial => ({

@@ -7,14 +7,13 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { RollupCodecError, SectionReader } from '../rollup-codec.ts';
 import { VarintWriter } from '../varint-writer.ts';
-import { SECTION_BITS } from './page-format.ts';
+import { SECTION_BITS, type Sections } from './page-format.ts';
 
 export const CHUNK_SERIES = 64;
 export const chunkKey = (series: number) => -1 - Math.floor(series / CHUNK_SERIES);
 export const firstOfChunk = (key: number) => (-1 - key) * CHUNK_SERIES;
 
-type Blob = Buffer | null;
-export type ChunkEntries = Map<number, [ask: Blob, bid: Blob, sales: Blob]>;
+export type ChunkEntries = Map<number, Sections>;
 
 export function encodeChunk(entries: ChunkEntries): Buffer {
   const series = [...entries.keys()].sort((a, b) => a - b);

@@ -16,7 +16,7 @@ import {
 } from '../rollup-codec.ts';
 import { unpackPage } from './rollup-pages.ts';
 import { chunkKey, decodeChunk, encodeChunk, type ChunkEntries } from './rollup-chunks.ts';
-import { PAGE_BUCKETS, type PageEntry } from './page-format.ts';
+import { PAGE_BUCKETS } from './page-format.ts';
 import type { RollupStatements, TierStatements } from './rollup-statements.ts';
 
 /** Per tier and series id (dense: an array beats a map here), the rows held, newest last. */
@@ -82,16 +82,13 @@ export class RollupRowCache {
       if (held[index]!.bucket === bucket) return held[index]!;
     const start = bucket * TIER_MS[tier];
     const statements = this.statements.tiers[tier];
-    let [found, inRow]: [PageEntry | undefined, boolean] = [undefined, false];
     const paged = bucket / PAGE_BUCKETS[tier] < (this.pagedTo[tier] ??= statements.pagedTo.get()!);
     if (paged) unpackPage(statements, tier, series, bucket);
-    if (paged || bucket <= this.frontier[tier]) {
-      found = statements.loose.of(bucket)?.selectRow.get(series, bucket);
-      inRow = found !== undefined;
-      const entry = !inRow && tier === '10m' && this.chunk(bucket, chunkKey(series)).get(series);
-      if (entry) found = [bucket, ...entry];
-    }
-    const [, ask, bid, sales] = found ?? [];
+    const seek = paged || bucket <= this.frontier[tier];
+    const inRow = seek ? statements.loose.of(bucket)?.selectRow.get(series, bucket) : undefined;
+    const inChunk = seek && !inRow && tier === '10m';
+    const found = inRow ?? (inChunk ? this.chunk(bucket, chunkKey(series)).get(series) : undefined);
+    const [ask, bid, sales] = found ?? [];
     const row: RollupRow = {
       start,
       ask: ask ? decodeSide('ask', ask, start) : null,
@@ -110,7 +107,7 @@ export class RollupRowCache {
     let entries = this.chunks.get(id);
     if (entries) return entries;
     const stored = this.statements.tiers['10m'].loose.of(bucket)?.selectRow.get(key, bucket);
-    entries = stored?.[1] ? decodeChunk(key, stored[1]) : new Map();
+    entries = stored?.[0] ? decodeChunk(key, stored[0]) : new Map();
     this.chunks.set(id, entries);
     return entries;
   }

@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { TIERS, type Tier } from '../../pricing/rollup-buckets.ts';
 import { createTable, HISTORY_SCHEMA } from './history-file.ts';
-import { PAGE_BUCKETS, SECTION_BITS, type PageEntry } from './page-format.ts';
+import { PAGE_BUCKETS, SECTION_BITS, type PageEntry, type Sections } from './page-format.ts';
 
 /** Bytes before each row's sections in a range read: bucket (u32 BE), SECTION_BITS byte. */
 export const RANGE_HEADER_BYTES = 5;
@@ -89,8 +89,8 @@ function rowStatements(db: Database.Database, table: string) {
         bid = coalesce(excluded.bid, bid), sales = coalesce(excluded.sales, sales)`),
     selectRange: rangeStatement(db, table),
     selectRow: db
-      .prepare<[number, number], PageEntry>(
-        `SELECT bucket, ask, bid, sales FROM ${table} WHERE series = ? AND bucket = ?`,
+      .prepare<[number, number], Sections>(
+        `SELECT ask, bid, sales FROM ${table} WHERE series = ? AND bucket = ?`,
       )
       .raw(),
     /** The rows of series [@series, @last) in buckets [@from, @to), by series then bucket. */
