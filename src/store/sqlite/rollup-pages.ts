@@ -97,9 +97,17 @@ export function unpackPage(tables: TierStatements, tier: Tier, series: number, b
   tables.deletePage.run(series, period);
 }
 
-/** The loose rows of series [series, last) in buckets [from, to), with the entries of their
- * chunks (rollup-chunks.ts) that have no row of their own, by series then bucket. */
-function rowsOfRange(statements: TierStatements, range: SeriesRange) {
+/**
+ * Packs the loose rows of series [series, last) in buckets [from, to) (one period), with the
+ * entries of their chunks (rollup-chunks.ts) that have no row of their own, into a page per series,
+ * `afterPack` after each; returns the rows packed (they stay: a page wins over them).
+ */
+export function packSeriesRange(
+  statements: TierStatements,
+  tier: Tier,
+  range: SeriesRange,
+  afterPack?: (series: number, period: number) => void,
+): number {
   const loose = statements.loose.of(range.from)!;
   const rows = loose.selectSeriesRange.all(range);
   const own = new Set(rows.map(([series, bucket]) => `${series}/${bucket}`));
@@ -108,20 +116,7 @@ function rowsOfRange(statements: TierStatements, range: SeriesRange) {
     for (const [series, entry] of decodeChunk(key, blob!))
       if (series >= range.series && series < range.last && !own.has(`${series}/${bucket}`))
         rows.push([series, bucket, ...entry]);
-  return rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-}
-
-/**
- * Packs the loose rows of series [series, last) in buckets [from, to) (one period) into a page
- * per series, `afterPack` after each; returns the rows packed (they stay: a page wins over them).
- */
-export function packSeriesRange(
-  statements: TierStatements,
-  tier: Tier,
-  range: SeriesRange,
-  afterPack?: (series: number, period: number) => void,
-): number {
-  const rows = rowsOfRange(statements, range);
+  rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const period = Math.floor(range.from / PAGE_BUCKETS[tier]);
   for (let at = 0, end = 0; at < rows.length; at = end) {
     const [series] = rows[at]!;
