@@ -26,11 +26,9 @@ function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: n
   const table = period * width < cutoff ? loose.of(period * width) : undefined;
   const rows = table?.expiredRows.before.all(cutoff, limit) ?? [];
   const firsts = new Map<number, number>();
-  const seriesOf = (key: number, ask: Buffer | null) =>
-    key >= 0 ? [key] : decodeChunk(key, ask!).keys();
   let buckets = 0;
   for (const [bucket, key, ask] of rows)
-    for (const series of seriesOf(key, ask)) {
+    for (const series of key >= 0 ? [key] : decodeChunk(key, ask!).keys()) {
       buckets += 1;
       if (!firsts.has(series)) firsts.set(series, bucket);
     }
