@@ -14,8 +14,6 @@ import { scanMerged, scanRange, type Scan } from './history-scan.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
 import type { StoreRollups } from './store-rollups.ts';
 
-const SALE_COUNTS = { sections: ['sales'], sketches: [], reuse: true } satisfies Partial<Scan>;
-
 type Ready = () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn' | 'flushBefore'>;
 
 export function createSqliteHistory(db: Database.Database, ready: Ready): Required<HistoryStore> {
@@ -50,7 +48,7 @@ export function createSqliteHistory(db: Database.Database, ready: Ready): Requir
       const visit = (row: RollupRow) => {
         if (row.sales) counts.push({ start: row.start, units: row.sales.n });
       };
-      await read(key, tier, { fromMs, toMs, visit, ...SALE_COUNTS });
+      await read(key, tier, { fromMs, toMs, visit, sections: ['sales'], reuse: true });
       return counts;
     },
     ...createHistoryUpkeep(db, ready),
