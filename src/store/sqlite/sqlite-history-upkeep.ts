@@ -14,7 +14,6 @@ import type { StoreRollups } from './store-rollups.ts';
 import { storeMergesOf } from './stored-merges.ts';
 
 type Cursor = string | null;
-type Ready = () => Pick<StoreRollups, 'statements' | 'flushBefore'>;
 
 /**
  * Deletes the oldest loose rows below `cutoff`, at most `limit` (a period's table whole), storing
@@ -81,7 +80,7 @@ function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cur
   return { deleted, cursor: '' };
 }
 
-export function createHistoryUpkeep(db: Database.Database, ready: Ready) {
+export function createHistoryUpkeep(db: Database.Database, ready: () => StoreRollups) {
   const inTransaction = db.transaction((body: () => CompactionStep) => {
     ready().statements.lockHistory();
     return body();

@@ -14,7 +14,7 @@ import { scanMerged, scanRange, type Scan } from './history-scan.ts';
 import { createHistoryUpkeep } from './sqlite-history-upkeep.ts';
 import type { StoreRollups } from './store-rollups.ts';
 
-type Ready = () => Pick<StoreRollups, 'statements' | 'directory' | 'flushOwn' | 'flushBefore'>;
+type Ready = () => StoreRollups;
 
 export function createSqliteHistory(db: Database.Database, ready: Ready): Required<HistoryStore> {
   /** Visits a series' rows of a tier in one read transaction (packing may drop a table). */
