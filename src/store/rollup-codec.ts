@@ -31,7 +31,7 @@ export class RollupCodecError extends Error {
 }
 
 const HIGH_BIT = 128;
-/** Where sections are encoded: transient views of it stay valid until resetTransient(). */
+/** Where sections are encoded before stable() copies them out. */
 const scratch = new VarintWriter(4096);
 
 export function zigzag(value: number): number {
@@ -117,26 +117,6 @@ export function encodeSide(side: Side, partial: SidePartial, bucketStart: number
 
 export function encodeSales(tally: PriceTally): Buffer {
   return stable(() => writeSales(tally));
-}
-
-/**
- * The write hot path: views of a shared buffer, no copies. Several stay valid together (to
- * bind one row's sections at once) until resetTransient(); the driver copies them on bind.
- */
-export function encodeSideTransient(side: Side, partial: SidePartial, bucketStart: number): Buffer {
-  const start = scratch.length;
-  writeSide(side, partial, bucketStart);
-  return scratch.result().subarray(start);
-}
-
-export function encodeSalesTransient(tally: PriceTally): Buffer {
-  const start = scratch.length;
-  writeSales(tally);
-  return scratch.result().subarray(start);
-}
-
-export function resetTransient(): void {
-  scratch.clear();
 }
 
 function fillConstant(sketch: Sketch, n: number, min: number): void {

@@ -5,18 +5,10 @@
  */
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import type { RollupRow } from '../../pricing/rollups.ts';
-import {
-  decodeSales,
-  decodeSide,
-  encodeSales,
-  encodeSalesTransient,
-  encodeSide,
-  encodeSideTransient,
-  resetTransient,
-} from '../rollup-codec.ts';
+import { decodeSales, decodeSide, encodeSales, encodeSide } from '../rollup-codec.ts';
 import { unpackPage } from './rollup-pages.ts';
 import { chunkKey, decodeChunk, encodeChunk, type ChunkEntries } from './rollup-chunks.ts';
-import { PAGE_BUCKETS } from './page-format.ts';
+import { PAGE_BUCKETS, type Sections } from './page-format.ts';
 import type { RollupStatements, TierStatements } from './rollup-statements.ts';
 
 /** Per tier and series id (dense: an array beats a map here), the rows held, newest last. */
@@ -39,23 +31,22 @@ export interface CachedRow {
 
 type RowAt = Pick<CachedRow, 'series' | 'bucket' | 'row'>;
 
+const sectionsOf = ({ start, ask, bid, sales }: RollupRow): Sections => [
+  ask && encodeSide('ask', ask, start),
+  bid && encodeSide('bid', bid, start),
+  sales && encodeSales(sales),
+];
+
 /** Writes a loose row's sections; a section it lacks keeps what is stored. */
 export function writeRow(to: TierStatements, { series, bucket, row }: RowAt): void {
-  resetTransient();
-  const ask = row.ask ? encodeSideTransient('ask', row.ask, row.start) : null;
-  const bid = row.bid ? encodeSideTransient('bid', row.bid, row.start) : null;
-  const sales = row.sales ? encodeSalesTransient(row.sales) : null;
-  to.loose.of(bucket, true)!.upsertRow.run(series, bucket, ask, bid, sales);
+  to.loose.of(bucket, true)!.upsertRow.run(series, bucket, ...sectionsOf(row));
 }
 
 /** Writes 10-minute rows of one bucket and chunk into it, with the entries it holds. */
 export function writeChunk(to: TierStatements, cache: RollupRowCache, rows: CachedRow[]): void {
   const [{ bucket, key }] = rows as [CachedRow];
   const entries = cache.chunk(bucket, key);
-  for (const { series, row } of rows) {
-    const side = (name: 'ask' | 'bid') => row[name] && encodeSide(name, row[name], row.start);
-    entries.set(series, [side('ask'), side('bid'), row.sales && encodeSales(row.sales)]);
-  }
+  for (const { series, row } of rows) entries.set(series, sectionsOf(row));
   to.loose.of(bucket, true)!.upsertRow.run(key, bucket, encodeChunk(entries), null, null);
 }
 
