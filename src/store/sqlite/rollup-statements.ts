@@ -165,12 +165,10 @@ export function prepareRollupStatements(db: Database.Database) {
     readMarks: db.prepare<[], [string, number]>(`SELECT segment, offset FROM ${marks}`).raw(),
     markSegment: db.prepare<[string, number]>(`INSERT OR REPLACE INTO ${marks} VALUES (?, ?)`),
     dropMark: db.prepare<[string]>(`DELETE FROM ${marks} WHERE segment = ?`),
-    readFrontiers: db
-      .prepare<[], [number, number, number]>(
-        `SELECT ${TIERS.map((tier) => `frontier_${tier}`).join(', ')}
-         FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
-      )
-      .raw(),
+    readFrontiers: db.prepare<[], Record<Tier, number>>(
+      `SELECT ${TIERS.map((tier) => `frontier_${tier} AS "${tier}"`).join(', ')}
+       FROM ${HISTORY_SCHEMA}.fold_mark WHERE id = 1`,
+    ),
     /** Binds per tier the highest bucket written: each only rises. */
     markFolded: db.prepare<number[]>(
       `UPDATE ${HISTORY_SCHEMA}.fold_mark SET

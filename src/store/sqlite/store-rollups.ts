@@ -120,8 +120,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     statements.lockHistory();
     changed.length = 0; // what a failed fold left
     cache.clear();
-    const stored = statements.readFrontiers.get()!;
-    TIERS.forEach((tier, index) => (cache.frontier[tier] = stored[index]!));
+    Object.assign(cache.frontier, statements.readFrontiers.get());
     const [marks, listed] = [new Map(statements.readMarks.all()), segments.list()];
     for (const [name] of marks)
       if (!listed.some((segment) => segment.name === name)) statements.dropMark.run(name);
