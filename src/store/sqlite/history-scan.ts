@@ -84,16 +84,16 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
   const pageEntry = (bucket: number, bits: number, source: SectionSource) =>
     entry(bucket, bits, lowest, source);
   const pagesBefore = (bucket: number) => {
-    for (; page < pages.length && pages[page]![0] * perPage < bucket; page += 1) {
-      const [period, blob] = pages[page]!;
-      const walk = () => walkPage(tier, period, blob, pageEntry);
-      if (scan.page) scan.page(period, blob, walk);
+    for (; page < pages.length && pages[page]!.period * perPage < bucket; page += 1) {
+      const { period, data } = pages[page]!;
+      const walk = () => walkPage(tier, period, data, pageEntry);
+      if (scan.page) scan.page(period, data, walk);
       else walk();
     }
   };
   for (const period of statements.loose.periods()) {
     if (period * perPage >= to) break;
-    if ((period + 1) * perPage <= from || pages.some(([paged]) => paged === period)) continue;
+    if ((period + 1) * perPage <= from || pages.some((paged) => paged.period === period)) continue;
     const select = statements.loose.of(period * perPage)!.selectRange(columns.join(','));
     const rows = select.get({ series, from, to, chunk: chunkKey(series) });
     for (let at = 0; rows && at < rows.length;) {

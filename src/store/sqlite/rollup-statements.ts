@@ -61,12 +61,10 @@ function tierStatements(db: Database.Database, tier: Tier) {
   return {
     loose: looseTables(db, tier),
     /** The pages of periods in [@from, @to), oldest first. */
-    selectPages: db
-      .prepare<[KeyRange], [period: number, data: Buffer]>(
-        `${keysOf(table, 'period')} SELECT period, data FROM b CROSS JOIN ${table}
-         ON period = k AND series = @series`,
-      )
-      .raw(),
+    selectPages: db.prepare<[KeyRange], { period: number; data: Buffer }>(
+      `${keysOf(table, 'period')} SELECT period, data FROM b CROSS JOIN ${table}
+       ON period = k AND series = @series`,
+    ),
     /** Replaces a page packed before (a pass that died before its period's rows were dropped). */
     insertPage: db.prepare<[number, number, Buffer]>(
       `INSERT OR REPLACE INTO ${table} (series, period, data) VALUES (?, ?, ?)`,
@@ -150,17 +148,13 @@ export function prepareRollupStatements(db: Database.Database) {
     insertSeries: db.prepare<[string, string, string]>(
       'INSERT INTO history_series (game, item_id, market) VALUES (?, ?, ?)',
     ),
-    aggregateOf: db
-      .prepare<[number], number>(
-        `SELECT a.id FROM history_series s JOIN history_series a
-         ON (a.game, a.item_id, a.market) = (s.game, s.item_id, '') WHERE s.id = ?`,
-      )
-      .pluck(),
-    seriesMarkets: db
-      .prepare<[string, string], [string]>(
-        "SELECT market FROM history_series WHERE game = ? AND item_id = ? AND market <> ''",
-      )
-      .raw(),
+    aggregateOf: db.prepare<[number], { id: number }>(
+      `SELECT a.id FROM history_series s JOIN history_series a
+       ON (a.game, a.item_id, a.market) = (s.game, s.item_id, '') WHERE s.id = ?`,
+    ),
+    seriesMarkets: db.prepare<[string, string], { market: string }>(
+      "SELECT market FROM history_series WHERE game = ? AND item_id = ? AND market <> ''",
+    ),
     /** Per journal segment (journal-segments.ts), the bytes folded. */
     readMarks: db.prepare<[], [string, number]>(`SELECT segment, offset FROM ${marks}`).raw(),
     markSegment: db.prepare<[string, number]>(`INSERT OR REPLACE INTO ${marks} VALUES (?, ?)`),

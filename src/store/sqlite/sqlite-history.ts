@@ -32,8 +32,8 @@ export function createSqliteHistory(db: Database.Database, ready: Ready): Requir
 
   return {
     async historyMarkets(game, itemId) {
-      const found = ready().statements.seriesMarkets.all(game, itemId).flat();
-      return MARKET_IDS.filter((market) => found.includes(market));
+      const found = ready().statements.seriesMarkets.all(game, itemId);
+      return MARKET_IDS.filter((market) => found.some((row) => row.market === market));
     },
     async readRollups(key, tier, fromMs, toMs, sections = ALL_SECTIONS) {
       const rows: RollupRow[] = [];

@@ -88,7 +88,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   let aggregates = new Int32Array(0);
   const aggregateOf = (own: number) => {
     aggregates = grownTo(aggregates, own + 1);
-    aggregates[own] ||= statements.aggregateOf.get(own) ?? 0;
+    aggregates[own] ||= statements.aggregateOf.get(own)?.id ?? 0;
     return aggregates[own] || Number.MAX_SAFE_INTEGER;
   };
   const periodOf = (at: number) => Math.floor(at / FOLD_POLICY.closeMs);
