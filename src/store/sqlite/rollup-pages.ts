@@ -91,8 +91,7 @@ export function unpackPage(tables: TierStatements, tier: Tier, series: number, b
   const [found] = tables.selectPages.all({ series, from: period, to: period + 1 });
   if (found === undefined) return;
   const rows = tables.loose.of(bucket, true)!;
-  for (const [bucket, ask, bid, sales] of pageEntries(tier, period, found.data))
-    rows.upsertRow.run(series, bucket, ask, bid, sales);
+  for (const entry of pageEntries(tier, period, found.data)) rows.upsertRow.run(series, ...entry);
   rows.upsertRow.run(series, -1, null, null, null);
   tables.deletePage.run(series, period);
 }
