@@ -20,7 +20,6 @@ function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number]
   return [Math.ceil(fromMs / width), Math.ceil(toMs / width)];
 }
 
-/** One row's worth of sections, refilled bucket after bucket by a scan. */
 const reusableRow = () => ({ ask: blankSide(), bid: blankSide(), sales: blankSide().prices });
 
 /** What a scan reads of a series' buckets in [fromMs, toMs), and whom it hands them to. */
@@ -120,8 +119,7 @@ const DAY = TIER_MS['10m'] * PAGE_BUCKETS['10m'];
 
 /**
  * Visits the hours or days of [fromMs, toMs) in order, each merged from all its 10-minute buckets
- * (expired too), lastAt dropped: the one rule for a derived bucket, read or stored. With
- * `storedDay`, a whole packed day not stored gives the merges cachedDays derived from its page.
+ * (expired too), lastAt dropped: the one rule for a derived bucket, read or stored.
  */
 export function scanDerived(all: RollupStatements, series: number, tier: MergedTier, scan: Scan) {
   const width = TIER_MS[tier];

@@ -65,7 +65,6 @@ class ColumnWriter {
   }
 }
 
-/** The column form of a row-major page body. */
 export function toColumns(rows: Uint8Array): Buffer {
   const reader = new SectionReader().begin(rows);
   const writer = new ColumnWriter();

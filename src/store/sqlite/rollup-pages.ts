@@ -128,9 +128,8 @@ export function packSeriesRange(
 }
 
 /**
- * Deletes the oldest pages whose whole period ended by `cutoff`, in key order, until about
- * `limit` buckets (`beforeDelete` first for each); returns the buckets deleted and whether
- * expired pages remain. A page reaching past the cutoff stays (reads skip its expired buckets).
+ * Deletes the oldest pages whose whole period ended by `cutoff` (key order) until about `limit`
+ * buckets, `beforeDelete` first for each; returns the buckets deleted and whether more remain.
  */
 export function expirePages(
   statements: TierStatements,

@@ -20,7 +20,6 @@ export interface CachedRow {
   series: number;
   bucket: number;
   row: RollupRow;
-  /** Changed by the current fold. */
   dirty: boolean;
   /** Found stored, in a row of its own or its chunk. */
   stored: boolean;

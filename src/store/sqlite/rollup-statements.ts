@@ -77,7 +77,6 @@ function tierStatements(db: Database.Database, tier: Tier) {
   };
 }
 
-/** The statements of one period's table of loose rows. */
 function rowStatements(db: Database.Database, table: string) {
   return {
     /** NULL sections leave the stored ones alone (a section, once there, is never removed). */

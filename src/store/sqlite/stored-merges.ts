@@ -12,9 +12,8 @@ import { writeRow } from './rollup-row-cache.ts';
 import type { RollupStatements } from './rollup-statements.ts';
 
 /**
- * Stores the hours or days (`tiers`) holding a series' 10-minute buckets [from, to) (indexes),
- * each merged from ALL its 10-minute buckets (expired or not), unless stored (loose or packed)
- * or below its tier's expired mark. Call in the write transaction that packs or removes them.
+ * Stores the hours or days (`tiers`) holding a series' 10-minute buckets [from, to) (indexes)
+ * that scanMerged derives. Call in the write transaction that packs or removes them.
  */
 export function storeMergesOf(
   statements: RollupStatements,
