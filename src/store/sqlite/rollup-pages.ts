@@ -105,7 +105,7 @@ export function packSeriesRange(
   statements: TierStatements,
   tier: Tier,
   range: SeriesRange,
-  afterPack?: (series: number, period: number) => void,
+  afterPack?: (series: number, from: number, to: number) => void,
 ): number {
   const loose = statements.loose.of(range.from)!;
   const rows = loose.selectSeriesRange.all(range);
@@ -122,7 +122,7 @@ export function packSeriesRange(
     while (end < rows.length && rows[end]![0] === series) end++;
     const entries = rows.slice(at, end).map(([, ...entry]) => entry);
     statements.insertPage.run(series, period, encodePage(tier, period, entries));
-    afterPack?.(series, period);
+    afterPack?.(series, range.from, range.to);
   }
   return rows.length;
 }
@@ -136,15 +136,15 @@ export function expirePages(
   tier: Tier,
   cutoff: number,
   limit: number,
-  beforeDelete?: (series: number, period: number) => void,
+  beforeDelete?: (series: number, from: number, to: number) => void,
 ): { deleted: number; more: boolean } {
-  const cutoffPeriod = Math.floor(cutoff / PAGE_BUCKETS[tier]);
-  const pages = statements.expiredPages.before.all(cutoffPeriod, limit + 1);
+  const width = PAGE_BUCKETS[tier];
+  const pages = statements.expiredPages.before.all(Math.floor(cutoff / width), limit + 1);
   let [deleted, done] = [0, 0];
   for (; done < pages.length && deleted < limit; done += 1) {
     const [period, series, page] = pages[done]!;
     deleted += pageEntries(tier, period, page).length;
-    beforeDelete?.(series, period);
+    beforeDelete?.(series, period * width, (period + 1) * width);
   }
   if (done > 0) statements.expiredPages.through.run(pages[done - 1]![0], pages[done - 1]![1]);
   return { deleted, more: done < pages.length };

@@ -41,11 +41,10 @@ function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: n
   return buckets;
 }
 
-/** Stores the hours or days (`tiers`) of a series' 10-minute day not stored yet. */
+/** Stores the hours or days (`tiers`) of a series' 10-minute buckets [from, to) not stored yet. */
 const storeMerges =
-  (all: RollupStatements, tiers?: MergedTier[]) => (series: number, period: number) =>
-    storeMergesOf(all, series, period * DAY_BUCKETS, (period + 1) * DAY_BUCKETS, tiers);
-const DAY_BUCKETS = PAGE_BUCKETS['10m'];
+  (all: RollupStatements, tiers?: MergedTier[]) => (series: number, from: number, to: number) =>
+    storeMergesOf(all, series, from, to, tiers);
 
 /** One retention step: loose rows below the cutoff, then pages, oldest first (time first). */
 function deleteSome(all: RollupStatements, tier: Tier, cutoff: number, _: Cursor, max: number) {
