@@ -54,11 +54,14 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
   const skipped = reusableRow();
   const shared: RollupRow = { start: 0, ask: null, bid: null, sales: null };
   const reader = new SectionReader();
+  const expired = scan.honourExpired === false ? 0 : all.readExpired.get(tier);
+  const lowest = Math.max(from, expired ?? 0);
   let previous = -1;
-  const entry = (bucket: number, bits: number, lowest: number, source: SectionSource) => {
+  /** Visits a bucket in [first, to) (a page's first is its lowest not expired), reads past others. */
+  const entry = (bucket: number, bits: number, source: SectionSource, first = lowest) => {
     if (bucket <= previous) throw new RollupCodecError('range read out of bucket order');
     previous = bucket;
-    const into = bucket < lowest || bucket >= to ? skipped : reused;
+    const into = bucket < first || bucket >= to ? skipped : reused;
     const row = reuse ? shared : { ...shared };
     row.start = bucket * width;
     const side = (name: 'ask' | 'bid') => {
@@ -78,14 +81,10 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
   const periods = { series, from: Math.floor(from / perPage), to: Math.ceil(to / perPage) };
   const pages = statements.selectPages.all(periods);
   let page = 0;
-  const expired = scan.honourExpired === false ? 0 : all.readExpired.get(tier);
-  const lowest = Math.max(from, expired ?? 0);
-  const pageEntry = (bucket: number, bits: number, source: SectionSource) =>
-    entry(bucket, bits, lowest, source);
   const pagesBefore = (bucket: number) => {
     for (; page < pages.length && pages[page]!.period * perPage < bucket; page += 1) {
       const { period, data } = pages[page]!;
-      const walk = () => walkPage(tier, period, data, pageEntry);
+      const walk = () => walkPage(tier, period, data, entry);
       if (scan.page) scan.page(period, data, walk);
       else walk();
     }
@@ -99,14 +98,14 @@ export function scanRange(all: RollupStatements, series: number, tier: Tier, sca
       const [bucket, bits] = [rows.readUInt32BE(at), rows[at + RANGE_HEADER_BYTES - 1]!];
       pagesBefore(bucket);
       if (bits !== CHUNK_PIECE) {
-        entry(bucket, bits, from, reader.begin(rows, at + RANGE_HEADER_BYTES));
+        entry(bucket, bits, reader.begin(rows, at + RANGE_HEADER_BYTES), from);
         at = reader.offset();
         continue;
       }
       const start = at + RANGE_HEADER_BYTES + 4;
       at = start + rows.readUInt32BE(start - 4);
       const found = chunkRow(chunkKey(series), rows.subarray(start, at), series);
-      if (found) entry(bucket, found.bits, from, reader.begin(found.body, found.at));
+      if (found) entry(bucket, found.bits, reader.begin(found.body, found.at), from);
     }
   }
   pagesBefore(Number.MAX_SAFE_INTEGER);
