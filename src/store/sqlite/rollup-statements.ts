@@ -18,7 +18,6 @@ export const keysOf = (table: string, key: string) => `WITH RECURSIVE
     (SELECT max(${key}) FROM ${table} WHERE ${key} < @to) + 1),
   b (k) AS (SELECT lo FROM r WHERE lo < hi UNION ALL SELECT k + 1 FROM b, r WHERE k + 1 < hi)`;
 export type KeyRange = { series: number; from: number; to: number };
-type RangeOfSeries = KeyRange & { chunk: number };
 export type SeriesRange = KeyRange & { last: number };
 
 /**
@@ -26,13 +25,12 @@ export type SeriesRange = KeyRange & { last: number };
  * the series' row, or else its chunk's (@chunk); the reader checks that the buckets ascend.
  */
 function rangeStatement(db: Database.Database, table: string) {
-  const prepared = new Map<string, Database.Statement<[RangeOfSeries], Buffer | null>>();
   const prepare = (columns: string) => {
     const sections = columns.split(',') as (keyof typeof SECTION_BITS)[];
     const flags = sections.map((name) => `(${name} IS NOT NULL) * ${SECTION_BITS[name]}`);
     const bytes = sections.map((name) => `ifnull(${name}, x'')`);
     return db
-      .prepare<[RangeOfSeries], Buffer | null>(
+      .prepare<[KeyRange & { chunk: number }], Buffer | null>(
         `${keysOf(table, 'bucket')} SELECT CAST(group_concat(piece, '') AS BLOB) FROM (
            SELECT coalesce((SELECT unhex(printf('%08X%02X', k, ${flags.join(' + ')}))
              || ${bytes.join(' || ')} FROM ${table} WHERE bucket = k AND series = @series),
@@ -41,6 +39,7 @@ function rangeStatement(db: Database.Database, table: string) {
       )
       .pluck();
   };
+  const prepared = new Map<string, ReturnType<typeof prepare>>();
   return (columns: string) =>
     prepared.get(columns) ?? prepared.set(columns, prepare(columns)).get(columns)!;
 }
