@@ -65,16 +65,15 @@ function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cur
   const [period = Infinity] = loose.periods();
   if ((period + 1) * width > cutoff) return { deleted: 0, cursor: null };
   const [at, next = 0] = (cursor ?? '-1').split(':').map(Number);
-  const [series, first] = [at === period ? next : 0, period * width];
+  const [start, from] = [at === period ? next : 0, period * width];
   const afterPack = tier === '10m' ? storeMerges(all, ['1d']) : undefined;
-  const range = { from: first, to: first + width };
-  const pack = (start: number, last: number) =>
-    packSeriesRange(all.tiers[tier], tier, { ...range, series: start, last }, afterPack);
-  const last = series + Math.ceil(max / 16);
-  if (series <= all.lastSeries.get()!)
-    return { deleted: pack(series, last), cursor: `${period}:${last}` };
-  const deleted = pack(series, Number.MAX_SAFE_INTEGER);
-  for (const [, marked] of loose.of(first)!.expiredRows.before.all(0, -1)) pack(marked, marked + 1);
+  const pack = (series: number, last: number) =>
+    packSeriesRange(all.tiers[tier], tier, { from, to: from + width, series, last }, afterPack);
+  const last = start + Math.ceil(max / 16);
+  if (start <= all.lastSeries.get()!)
+    return { deleted: pack(start, last), cursor: `${period}:${last}` };
+  const deleted = pack(start, Number.MAX_SAFE_INTEGER);
+  for (const [, marked] of loose.of(from)!.expiredRows.before.all(0, -1)) pack(marked, marked + 1);
   loose.drop(period);
   return { deleted, cursor: '' };
 }
