@@ -48,6 +48,7 @@ const storeMerges =
 
 /** One retention step: loose rows below the cutoff, then pages, oldest first (time first). */
 function deleteSome(all: RollupStatements, tier: Tier, cutoff: number, _: Cursor, max: number) {
+  all.lockHistory();
   all.raiseExpired.run(tier, cutoff);
   const loose = deleteLoose(all, tier, cutoff, max);
   if (loose >= max) return { deleted: loose, cursor: '' };
@@ -61,6 +62,7 @@ function deleteSome(all: RollupStatements, tier: Tier, cutoff: number, _: Cursor
  * series; past the last, the series added or unpacked since, then it drops the period's table.
  */
 function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cursor, max: number) {
+  all.lockHistory();
   const [{ loose }, width] = [all.tiers[tier], PAGE_BUCKETS[tier]];
   const [period = Infinity] = loose.periods();
   if ((period + 1) * width > cutoff) return { deleted: 0, cursor: null };
@@ -79,19 +81,15 @@ function packSome(all: RollupStatements, tier: Tier, cutoff: number, cursor: Cur
 }
 
 export function createHistoryUpkeep(db: Database.Database, ready: () => StoreRollups) {
-  const inTransaction = db.transaction((body: () => CompactionStep) => {
-    ready().statements.lockHistory();
-    return body();
-  });
-
-  const step =
-    (work: (...args: Parameters<typeof packSome>) => CompactionStep) =>
-    async (tier: Tier, beforeMs: number, options: { cursor: Cursor; maxRows: number }) => {
+  const step = (work: (...args: Parameters<typeof packSome>) => CompactionStep) => {
+    const inTransaction = db.transaction(work);
+    return async (tier: Tier, beforeMs: number, options: { cursor: Cursor; maxRows: number }) => {
       await ready().flushBefore(beforeMs);
       const cutoff = Math.floor(beforeMs / TIER_MS[tier]);
       const maxRows = Math.max(1, options.maxRows);
-      return inTransaction(() => work(ready().statements, tier, cutoff, options.cursor, maxRows));
+      return inTransaction(ready().statements, tier, cutoff, options.cursor, maxRows);
     };
+  };
 
   return { deleteRollupsBefore: step(deleteSome), packBefore: step(packSome) };
 }
