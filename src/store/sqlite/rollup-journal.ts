@@ -120,6 +120,7 @@ export class JournalWriter {
   take(opensSegment = false): Buffer {
     if (opensSegment) this.bases = new SlotBases();
     const { columns, entries } = this;
+    columns[0]!.put(this.count); // the body starts with the entry count
     for (let field = 0; field < FIELDS; field += 1) {
       if (field === ALL_FIELD) continue; // not journaled: the replay looks it up
       const [column, based] = [columns[field]!, isBased(field)];
@@ -132,9 +133,7 @@ export class JournalWriter {
         if (Math.abs(delta) >= DELTA_LIMIT) column.put(value);
       }
     }
-    const head = new VarintWriter(16);
-    head.put(this.count);
-    const body = Buffer.concat([head.result(), ...columns.map((column) => column.result())]);
+    const body = Buffer.concat(columns.map((column) => column.result()));
     for (const column of columns) column.clear();
     this.clear();
     return Buffer.concat([Buffer.of(FORMAT), brotliCompressSync(body, BROTLI)]);
