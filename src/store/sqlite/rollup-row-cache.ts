@@ -1,7 +1,6 @@
 /**
- * One fold transaction's decoded rows (from empty: a row is about 650 bytes of heap), so entries
- * hitting one bucket read and decode it once, and the chunks of 10-minute rows it read or writes;
- * a packed period is unpacked first (docs/history-storage.md, "Rollups, maintained on write").
+ * One fold transaction's decoded rows (from empty: about 650 bytes of heap a row) and the chunks
+ * of 10-minute rows it reads or writes (docs/history-storage.md, "Rollups, maintained on write").
  */
 import { bucketIndex, TIER_MS, type Tier } from '../../pricing/rollup-buckets.ts';
 import type { RollupRow } from '../../pricing/rollups.ts';

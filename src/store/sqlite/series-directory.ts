@@ -1,7 +1,6 @@
 /**
  * Series ids (history_series): an item on one market, or market '' for its aggregate. Ids are
- * never reused or changed, so a looked-up id stays valid for every connection; a write
- * transaction that rolls back empties the cache (the ids it created do not exist).
+ * never reused or changed, so a looked-up id stays valid for every connection.
  */
 import type { Game } from '../../domain/games.ts';
 import type { MarketId } from '../../domain/markets.ts';
