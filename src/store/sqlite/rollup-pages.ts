@@ -61,8 +61,7 @@ export function walkPage(tier: Tier, period: number, page: Uint8Array, visit: Pa
   }
 }
 
-const encodeAsk = (ask: SidePartial) => encodeSide('ask', ask, 0);
-const encodeBid = (bid: SidePartial) => encodeSide('bid', bid, 0);
+const encoderAt0 = (side: 'ask' | 'bid') => (partial: SidePartial) => encodeSide(side, partial, 0);
 
 /** A page's buckets with their sections' bytes: as stored in a row-major page, re-encoded from
  * the column form. */
@@ -76,8 +75,8 @@ export function pageEntries(tier: Tier, period: number, page: Uint8Array): PageE
       read();
       return Buffer.from(source.bytes().subarray(start, source.offset()));
     };
-    const ask = section(SECTION_BITS.ask, () => source.side('ask', 0), encodeAsk);
-    const bid = section(SECTION_BITS.bid, () => source.side('bid', 0), encodeBid);
+    const ask = section(SECTION_BITS.ask, () => source.side('ask', 0), encoderAt0('ask'));
+    const bid = section(SECTION_BITS.bid, () => source.side('bid', 0), encoderAt0('bid'));
     const sales = section(SECTION_BITS.sales, () => source.sales(), encodeSales);
     entries.push([bucket, ask, bid, sales]);
   });
