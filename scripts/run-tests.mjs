@@ -1,9 +1,9 @@
 // Runs every *.test.ts under src/ and test/ with Node's built-in test runner (tsx for TypeScript).
 // Arguments keep only the files whose path contains one of them. The unit tests of src/ share a
 // few processes, the end-to-end files of test/ have one each, longest first, as many at a time as
-// the machine has cores and one more (scripts/test-plan.mjs), after the run's catalog cache is
-// filled (scripts/fill-catalog-cache.ts) and the server bundle is current
-// (scripts/build-server.mjs); at the end it prints the CPU time the files took.
+// the machine has cores (scripts/test-plan.mjs), after the run's catalog cache is filled
+// (scripts/fill-catalog-cache.ts) and the server bundle is current (scripts/build-server.mjs); at
+// the end it prints the CPU time the files took.
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,10 +39,9 @@ const entries = units.map((unit, index) => {
 const accounting = join(work, 'accounting.tsv');
 appendFileSync(accounting, '');
 
-// One process per core of the machine and one more (three on the 2-core target): the end-to-end
-// files wait on their servers part of the time; TEST_CONCURRENCY=N changes it.
+// One process per core of the machine (two on the 2-core target); TEST_CONCURRENCY=N changes it.
 const cores = availableParallelism();
-const concurrency = Number(process.env.TEST_CONCURRENCY ?? cores + 1);
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? cores);
 const env = {
   // One catalog cache for the run, filled before the files start: every server boot and test
   // process reads the built catalogs instead of building them.

@@ -267,7 +267,12 @@ describe('a backfill killed halfway resumes after its last chunk', { concurrency
       await dropSchema(scratchSchema);
     });
     const pgStores = async (name: string): Promise<Stores> => {
-      const store = createPostgresPriceStore({ connectionString: DATABASE_URL, schema: name });
+      // A loaded machine may take seconds to start a backend: not this test's outage to report.
+      const store = createPostgresPriceStore({
+        connectionString: DATABASE_URL,
+        schema: name,
+        connectionTimeoutMillis: 30_000,
+      });
       await store.init();
       return { prices: store, history: store };
     };
