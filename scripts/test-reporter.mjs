@@ -6,7 +6,8 @@
  * DATABASE_URL and REDIS_URL are both set (as in CI) anything skipped fails the run: with both
  * services present no suite has a reason to skip.
  * The summary also names the slowest test files (wall time of each file, which runs as a suite
- * named by its path: scripts/test-group.mjs).
+ * named by its path: scripts/test-group.mjs), and ends with every failed test and its error's
+ * first line, so a log that keeps only its tail (as CI's does) still says what failed.
  */
 import { relative } from 'node:path';
 import { Readable } from 'node:stream';
@@ -37,6 +38,17 @@ function skipOf(event) {
 }
 
 const SLOWEST_SHOWN = 10;
+const FAILURE_MESSAGE_CHARS = 300;
+
+/** A failed test (not a suite, whose failure is its tests'), else null. */
+export function failureOf(event) {
+  if (event.type !== 'test:fail' || event.data.details?.type === 'suite') return null;
+  const error = event.data.details?.error;
+  const message = String(error?.cause?.message ?? error?.message ?? 'no message');
+  const firstLine = message.split('\n')[0].slice(0, FAILURE_MESSAGE_CHARS);
+  const file = event.data.file ? relative(process.cwd(), event.data.file) : '';
+  return { name: event.data.name, file, message: firstLine };
+}
 
 /**
  * A whole file's completion, else null: the top-level suite named by the file's path (a test
@@ -60,7 +72,7 @@ function diagnostic(message) {
 }
 
 /** Lines of the final summary, `skipped` recounted, then one line per skip. */
-export function summaryLines(runnerLines, skips, forbidden, fileTimes = []) {
+export function summaryLines(runnerLines, skips, forbidden, fileTimes = [], failures = []) {
   const suites = skips.filter((skip) => skip.kind === 'suite').length;
   const lines = runnerLines.map((line) =>
     line.startsWith('skipped ')
@@ -79,6 +91,9 @@ export function summaryLines(runnerLines, skips, forbidden, fileTimes = []) {
   if (forbidden && skips.length > 0) {
     lines.push('fail: DATABASE_URL and REDIS_URL are set, so nothing may be skipped');
   }
+  for (const failure of failures) {
+    lines.push(`failed: ${failure.name} (${failure.file}): ${failure.message}`);
+  }
   return lines;
 }
 
@@ -93,15 +108,18 @@ async function* recounted(source, state) {
     if (skip) state.skips.push(skip);
     const fileTime = fileTimeOf(event);
     if (fileTime) state.fileTimes.push(fileTime);
+    const failure = failureOf(event);
+    if (failure) state.failures.push(failure);
     yield event;
   }
-  for (const line of summaryLines(runnerLines, state.skips, state.forbidden, state.fileTimes)) {
+  const { skips, forbidden, fileTimes, failures } = state;
+  for (const line of summaryLines(runnerLines, skips, forbidden, fileTimes, failures)) {
     yield diagnostic(line);
   }
 }
 
 export default async function* reporter(source) {
-  const state = { skips: [], fileTimes: [], forbidden: skipsForbidden() };
+  const state = { skips: [], fileTimes: [], failures: [], forbidden: skipsForbidden() };
   const events = recounted(source, state);
   const output = process.stdout.isTTY ? Readable.from(events).pipe(new spec()) : tap(events);
   for await (const chunk of output) yield chunk;

@@ -2,7 +2,7 @@
  * `npm test`'s runner (scripts/run-tests.mjs and its reporter) on a fixture project with a
  * skipped suite and a skipped test: the final summary counts both and lists them with their
  * reasons, and the run fails when DATABASE_URL and REDIS_URL are both set (as in CI); the
- * summary names the slowest files. Unit test files of src/ share a process: each one's results,
+ * summary names the slowest files and, last, every failed test with its error's first line. Unit test files of src/ share a process: each one's results,
  * failures and top-level hooks stay its own. The plan of processes starts the heaviest first.
  */
 import { describe, test } from 'node:test';
@@ -111,6 +111,7 @@ describe('test processes', () => {
     assert.match(output, /not ok \d+ - src\/first\.test\.ts/);
     assert.match(output, /\nok \d+ - src\/second\.test\.ts/);
     assert.match(output, /# pass 3\n# fail 1/);
+    assert.match(output, /# failed: first fails \(src\/first\.test\.ts\): first broke\n/);
   });
 
   test('a file that leaves a server open fails its process instead of hanging the run', () => {
