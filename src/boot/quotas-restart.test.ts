@@ -48,7 +48,9 @@ async function openStores(backend: Backend, count: number): Promise<AccessStore[
 }
 
 const backendOptions = (backend: Backend) => ({
-  timeout: 30_000,
+  // A hang guard only: a test may wait up to 8 s for a fresh minute, up to 15 s for Redis to be
+  // used again and 20 s for the ledger's write, and a slow machine takes seconds for the rest.
+  timeout: 180_000,
   skip: backend === 'postgres' && !DATABASE_URL ? 'DATABASE_URL not set' : false,
 });
 
