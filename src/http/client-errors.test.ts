@@ -16,28 +16,43 @@ interface RawAnswer {
   body: string;
 }
 
-/** Writes `payload`, reads until the server closes (or `waitMs`), parses the first response. */
-function exchange(port: number, payload: string | Buffer, waitMs = 3000): Promise<RawAnswer> {
+/** The first response in `text`, or null while its head or its body is incomplete. */
+function firstAnswer(text: string): RawAnswer | null {
+  const split = text.indexOf('\r\n\r\n');
+  if (split < 0) return null;
+  const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const length = Number(headers['content-length'] ?? 0);
+  if (text.length < split + 4 + length) return null;
+  const body = text.slice(split + 4, split + 4 + length);
+  return { status: Number(statusLine!.split(' ')[1]), headers, body };
+}
+
+/**
+ * Writes `payload` and reads until the first response is complete or the server closes. The
+ * limit only guards against a hang: the server's own timeouts (300 ms for headers) must not
+ * race a client-side one on a starved machine.
+ */
+function exchange(port: number, payload: string | Buffer, waitMs = 60_000): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
+    const text = () => Buffer.concat(chunks).toString('latin1');
     const timer = setTimeout(() => socket.destroy(), waitMs);
-    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      if (firstAnswer(text()) !== null) socket.destroy();
+    });
     socket.on('error', () => {});
     socket.on('close', () => {
       clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('latin1');
-      const split = text.indexOf('\r\n\r\n');
-      if (split < 0) return reject(new Error(`no response: ${JSON.stringify(text)}`));
-      const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      const length = Number(headers['content-length'] ?? 0);
-      const body = text.slice(split + 4, split + 4 + length);
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body });
+      const answer = firstAnswer(text());
+      if (answer === null) return reject(new Error(`no response: ${JSON.stringify(text())}`));
+      resolve(answer);
     });
     socket.write(payload);
   });
