@@ -177,6 +177,9 @@ describe('metrics end to end', { concurrency: true }, () => {
       assert.equal(total(fresh, 'pricing_quotes_stale_ratio', SKINPORT_CS2), 0);
       assert.ok(total(fresh, 'pricing_quote_newest_age_seconds', SKINPORT_CS2)! < 300);
 
+      // No poll may refresh the quote while it ages: one landing between the clock's move and
+      // the scrape that sees it would make it young again for another cadence (250 s).
+      set.markets.get('skinport')!.behave({ kind: 'http_5xx' });
       writeFileSync(offsetFile, String(offset + 31 * MINUTE));
       const aged = await eventually(async () => {
         const current = await scrape(url);
