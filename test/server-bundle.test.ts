@@ -112,9 +112,14 @@ describe('server bundle', () => {
 
   test('a source written as the build starts is built again by the next start', async () => {
     const { options, setWord } = project('one');
-    setWord('new', Date.now() / 1000);
+    // Stamped a second on: it falls in the build's write race (from 100 ms before the build's
+    // start on) even if the build starts a second late. Stamped now, a build started more than
+    // 100 ms later (a starved machine) would have trusted the file.
+    const writtenAt = Date.now() + 1_000;
+    setWord('new', writtenAt / 1000);
     assert.equal((await ensureServerBundle(options)).built, true);
-    await delay(200);
+    // Past the race window, so the next build can trust the file as it is.
+    await delay(Math.max(0, writtenAt + 200 - Date.now()));
     const next = await ensureServerBundle(options);
     assert.equal(next.built, true);
     assert.equal((await ensureServerBundle(options)).built, false);
