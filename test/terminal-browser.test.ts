@@ -178,13 +178,15 @@ describe('web terminal in chromium', () => {
                   )?.textContent === text,
               ),
             expected,
-            { timeout: 2_000 },
+            // Under the page's 10 s refresh: a refresh with other prices starts another round.
+            { timeout: 8_000 },
           )
           .then(() => true)
           .catch(() => null);
         return expected.length > 0 ? shown : null;
       },
-      30_000,
+      // A hang guard: chromium renders far slower on a starved machine.
+      180_000,
       'the table shows the prices the page received',
     );
     const depthPoints = await page.waitForFunction(() =>
@@ -269,7 +271,9 @@ describe('web terminal in chromium', () => {
         const agree = rows.every((row) => row.stale === stale.has(row.market));
         return agree ? true : null;
       },
-      30_000,
+      // A hang guard: the page agrees after its next refresh (10 s) unless a market re-polled
+      // in between, and the slowest markets stay stale for minutes.
+      120_000,
       'the page marks exactly the stale markets',
     );
   });
