@@ -262,11 +262,18 @@ describe(
     });
 
     test('kill -9 of the lease holder: the standby takes over and quotes advance', async () => {
-      assert.equal(await leaseHolderPid(), ingestA.child.pid, 'the first ingest holds the leases');
-      await ingestA.stop('SIGKILL');
+      // Whichever ingest process holds the lease now: the first one took it at its start, but a
+      // lease of 1.5 s passes to the standby whenever the holder's renewals stall that long (a
+      // starved machine), and that hand-over is the design, not what this test is about.
+      const holderPid = await leaseHolderPid();
+      const [holder, standby] =
+        holderPid === ingestB.child.pid ? [ingestB, ingestA] : [ingestA, ingestB];
+      assert.equal(holderPid, holder.child.pid, 'one of the two ingest processes holds the lease');
+      console.log(`skinport's lease held by the ${holder === ingestA ? 'first' : 'second'} ingest`);
+      await holder.stop('SIGKILL');
       const killedAt = Date.now();
       await within(LEASE_MS * 2 + SETTLES_WITHIN_MS, 'standby holds the lease', async () =>
-        (await leaseHolderPid()) === ingestB.child.pid ? true : null,
+        (await leaseHolderPid()) === standby.child.pid ? true : null,
       );
       // The standby's first polls after the takeover: 60 s only guards against a hang.
       for (const api of apis) {
@@ -277,7 +284,7 @@ describe(
     });
 
     test('with every ingest process dead, quotes age into stale on both API processes', async () => {
-      await ingestB.stop('SIGKILL');
+      for (const ingest of [ingestA, ingestB]) await ingest.stop('SIGKILL');
       writeFileSync(offsetFile, String(31 * 60_000));
       for (const api of apis) {
         // Each process re-reads the offset file within 200 ms; wait until it has.
