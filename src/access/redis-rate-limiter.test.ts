@@ -9,26 +9,16 @@ import { rateLimiterContract } from './rate-limiter-contract.ts';
 import { clientIpKey } from './ip-gate.ts';
 import {
   REDIS_URL,
-  delay,
   deleteKeys,
+  inOneRedisMinute,
   needsRedis,
+  redisNow,
   testPrefix,
 } from '../events/redis-test-support.ts';
 
 const HEALTH_LIMITS = { perMinute: 60, monthly: null };
 
 const DEVELOPER: QuotaLimits = { perMinute: 60, monthly: 10_000 };
-
-async function redisNow(redis: Redis): Promise<number> {
-  const [seconds, micros] = await redis.time();
-  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-}
-
-/** Waits for the next minute when fewer than 2 s of this one (on Redis's clock) are left. */
-async function awayFromMinuteEnd(redis: Redis): Promise<void> {
-  const untilEnd = 60_000 - ((await redisNow(redis)) % 60_000);
-  if (untilEnd < 2_000) await delay(untilEnd + 50);
-}
 
 describe('Redis rate limiter', needsRedis, () => {
   let admin: Redis;
@@ -45,19 +35,6 @@ describe('Redis rate limiter', needsRedis, () => {
     admin = new Redis(REDIS_URL);
   });
 
-  /**
-   * Runs `burst` (attempt 0, 1, …: each on an untouched budget) until a run starts and ends in
-   * one minute of Redis's clock; a run that crossed a minute boundary is not judged.
-   */
-  async function inOneMinute<T>(burst: (attempt: number) => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt += 1) {
-      await awayFromMinuteEnd(admin);
-      const minute = Math.floor((await redisNow(admin)) / 60_000);
-      const result = await burst(attempt);
-      if (Math.floor((await redisNow(admin)) / 60_000) === minute) return result;
-      assert.ok(attempt < 2, 'three bursts each crossed a minute boundary');
-    }
-  }
   after(async () => {
     for (const prefix of prefixes) await deleteKeys(admin, prefix);
     await admin.quit();
@@ -177,7 +154,7 @@ describe('Redis rate limiter', needsRedis, () => {
     const subject = limiter('redis');
     try {
       const callerNow = Date.parse('2000-01-01T00:00:00Z');
-      const decisions = await inOneMinute((attempt) =>
+      const decisions = await inOneRedisMinute(admin, (attempt) =>
         Promise.all(
           Array.from({ length: 100 }, () =>
             subject.consume(`acc_burst${attempt}`, DEVELOPER, callerNow),
@@ -212,7 +189,7 @@ describe('Redis rate limiter', needsRedis, () => {
     const processB = createRedisRateLimiter({ url: REDIS_URL, prefix });
     try {
       const now = 0;
-      const decisions = await inOneMinute((attempt) =>
+      const decisions = await inOneRedisMinute(admin, (attempt) =>
         Promise.all(
           Array.from({ length: 90 }, (_, i) =>
             (i % 2 === 0 ? processA : processB).consume(`acc_pool${attempt}`, DEVELOPER, now),
@@ -220,7 +197,7 @@ describe('Redis rate limiter', needsRedis, () => {
         ),
       );
       assert.equal(decisions.filter((decision) => decision.allowed).length, 60);
-      const ipDecisions = await inOneMinute((attempt) =>
+      const ipDecisions = await inOneRedisMinute(admin, (attempt) =>
         Promise.all(
           Array.from({ length: 61 }, (_, i) =>
             (i % 2 === 0 ? processA : processB).consume(

@@ -1,7 +1,9 @@
 /**
  * Test helpers for suites that need a real Redis: the URL from REDIS_URL (suites skip visibly
- * when it is unset), a unique key prefix per run, and key cleanup by prefix (never FLUSHALL).
+ * when it is unset), a unique key prefix per run, key cleanup by prefix (never FLUSHALL), and
+ * bursts judged within one minute of Redis's clock (the per-minute limits count by it).
  */
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
@@ -40,5 +42,34 @@ export async function eventually(
   for (let waited = 0; !condition(); waited += everyMs) {
     if (waited >= timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
     await delay(everyMs);
+  }
+}
+
+/** Milliseconds on Redis's own clock (TIME). */
+export async function redisNow(redis: Redis): Promise<number> {
+  const [seconds, micros] = await redis.time();
+  return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+}
+
+/** Waits for the next minute when fewer than 2 s of this one (on Redis's clock) are left. */
+async function awayFromMinuteEnd(redis: Redis): Promise<void> {
+  const untilEnd = 60_000 - ((await redisNow(redis)) % 60_000);
+  if (untilEnd < 2_000) await delay(untilEnd + 50);
+}
+
+/**
+ * Runs `burst` (attempt 0, 1, …: each on an untouched budget) until a run starts and ends in
+ * one minute of Redis's clock; a run that crossed a minute boundary is not judged.
+ */
+export async function inOneRedisMinute<T>(
+  redis: Redis,
+  burst: (attempt: number) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    await awayFromMinuteEnd(redis);
+    const minute = Math.floor((await redisNow(redis)) / 60_000);
+    const result = await burst(attempt);
+    if (Math.floor((await redisNow(redis)) / 60_000) === minute) return result;
+    assert.ok(attempt < 2, 'three bursts each crossed a minute boundary');
   }
 }
