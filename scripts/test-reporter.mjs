@@ -41,7 +41,7 @@ const SLOWEST_SHOWN = 10;
 const FAILURE_MESSAGE_CHARS = 300;
 
 /** A failed test (not a suite, whose failure is its tests'), else null. */
-export function failureOf(event) {
+function failureOf(event) {
   if (event.type !== 'test:fail' || event.data.details?.type === 'suite') return null;
   const error = event.data.details?.error;
   const message = String(error?.cause?.message ?? error?.message ?? 'no message');
