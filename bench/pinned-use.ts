@@ -5,7 +5,8 @@
  * bulk builds and the first backfill running) and in steady state; the same load while one
  * client pulls `/v1/items/all` (gzip) once a second; `/v1/items/all` alone while prices move;
  * and the longest event-loop stall of each window, read from the server's own monitor
- * (`nodejs_eventloop_lag_max_seconds` on the operator listener, reset by every scrape).
+ * (`nodejs_eventloop_lag_max_seconds` on the operator listener, reset by every scrape), split
+ * into what the thread held and what it waited for the core (`pricing_event_loop_late_turn_seconds`).
  */
 import { request } from 'node:http';
 import { loadCatalogs } from '../src/catalog/index.ts';
@@ -43,11 +44,30 @@ export interface UsedServer {
   key: string;
 }
 
+const scraped = (text: string, series: string) => {
+  const match = new RegExp(`^${series}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+  return match ? Number(match[1]) * 1000 : Number.NaN;
+};
+
 /** Longest event-loop stall since the previous call, ms (the scrape resets the monitor). */
 export async function longestStallMs(metricsUrl: string): Promise<number> {
+  return scraped(await (await fetch(metricsUrl)).text(), 'nodejs_eventloop_lag_max_seconds');
+}
+
+/**
+ * The same scrape's stall, and where Linux lets the server split it
+ * (`pricing_event_loop_late_turn_seconds`), what the thread held and what it waited for a core,
+ * in the longest stall and in the turn held longest.
+ */
+async function stallReport(metricsUrl: string): Promise<string> {
   const text = await (await fetch(metricsUrl)).text();
-  const match = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
-  return match ? Number(match[1]) * 1000 : Number.NaN;
+  const stall = `longest event-loop stall ${scraped(text, 'nodejs_eventloop_lag_max_seconds').toFixed(1)} ms`;
+  const part = (turn: string, which: string) =>
+    scraped(text, `pricing_event_loop_late_turn_seconds\\{turn="${turn}",part="${which}"[^}]*\\}`);
+  if (Number.isNaN(part('longest_stall', 'held'))) return stall;
+  const split = (turn: string) =>
+    `${part(turn, 'held').toFixed(1)} held + ${part(turn, 'waited').toFixed(1)} waiting for the core`;
+  return `${stall} (${split('longest_stall')}); longest hold ${split('longest_hold')} ms`;
 }
 
 /** Seconds from the spawn to the backfill's closing progress line, null while it runs. */
@@ -104,7 +124,6 @@ export async function pullEverySecond(
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-const stallText = (ms: number) => `longest event-loop stall ${ms.toFixed(1)} ms`;
 
 function describeUse(label: string, result: LoadResult, baseline: LoadResult): string {
   const base = ratio(result.requestsPerSecond, baseline.requestsPerSecond);
@@ -133,12 +152,12 @@ export async function measureUse(
     Math.round((FIRST_MINUTE_MS - sinceSpawn()) / 1000),
   );
   const first = await load(used.server.url, { paths, headers, seconds: firstSeconds });
-  const firstStall = await longestStallMs(used.metricsUrl);
+  const firstStall = await stallReport(used.metricsUrl);
   const firstTo = sinceSpawn() / 1000;
   const state = backfill.seconds() === null ? 'running at its end' : 'finished';
   const window = `${firstFrom.toFixed(0)}–${firstTo.toFixed(0)} s after spawn, backfill ${state}`;
   console.log(
-    `${describeUse(pricingLabel(`first minute (${window})`), first, baseline)}; ${stallText(firstStall)}`,
+    `${describeUse(pricingLabel(`first minute (${window})`), first, baseline)}; ${firstStall}`,
   );
 
   await Promise.race([backfill.finished, sleep(BACKFILL_CAP_MS)]);
@@ -155,17 +174,17 @@ export async function measureUse(
   await sleep(BACKGROUND_MS);
   const background = cpuByRole(pid, quietFrom, threadTimes(pid));
   console.log(
-    `steady, no requests, ${BACKGROUND_MS / 1000} s: server CPU by thread ${describeRoles(background, BACKGROUND_MS / 1000, 'µs per second')}; ${stallText(await longestStallMs(used.metricsUrl))}`,
+    `steady, no requests, ${BACKGROUND_MS / 1000} s: server CPU by thread ${describeRoles(background, BACKGROUND_MS / 1000, 'µs per second')}; ${await stallReport(used.metricsUrl)}`,
   );
   await load(used.server.url, { paths, headers, seconds: 2 });
   await longestStallMs(used.metricsUrl);
   const steadyFromTimes = threadTimes(pid);
   const steady = await load(used.server.url, { paths, headers });
   const steadyRoles = cpuByRole(pid, steadyFromTimes, threadTimes(pid));
-  const steadyStall = await longestStallMs(used.metricsUrl);
+  const steadyStall = await stallReport(used.metricsUrl);
   const steadyFrom = (sinceSpawn() / 1000 - 8).toFixed(0);
   console.log(
-    `${describeUse(pricingLabel(`steady (from ${steadyFrom} s)`), steady, baseline)}; ${stallText(steadyStall)}`,
+    `${describeUse(pricingLabel(`steady (from ${steadyFrom} s)`), steady, baseline)}; ${steadyStall}`,
   );
   console.log(
     `steady, server CPU by thread: ${describeRoles(steadyRoles, steady.requestsPerSecond * 8, 'µs/request')}`,
@@ -178,10 +197,10 @@ export async function measureUse(
   const pulls = pullEverySecond(used.server.url, used.key, mixedLoad);
   const mixed = await mixedLoad;
   const pulled = await pulls;
-  const mixedStall = await longestStallMs(used.metricsUrl);
+  const mixedStall = await stallReport(used.metricsUrl);
   const mixedLabel = pricingLabel('+ one client pulling /v1/items/all (gzip) each second');
   console.log(
-    `${describeUse(mixedLabel, mixed, baseline)}; throughput vs steady ${ratio(mixed.requestsPerSecond, steady.requestsPerSecond)}; items/all median ${median(pulled).toFixed(1)} ms over ${pulled.length} pulls; ${stallText(mixedStall)}`,
+    `${describeUse(mixedLabel, mixed, baseline)}; throughput vs steady ${ratio(mixed.requestsPerSecond, steady.requestsPerSecond)}; items/all median ${median(pulled).toFixed(1)} ms over ${pulled.length} pulls; ${mixedStall}`,
   );
 
   const alone: number[] = [];
@@ -190,7 +209,7 @@ export async function measureUse(
     await sleep(1000);
   }
   console.log(
-    `GET /v1/items/all (gzip) while prices move, 5 calls a second apart: median ${median(alone).toFixed(1)} ms (max ${Math.max(...alone).toFixed(1)} ms); ${stallText(await longestStallMs(used.metricsUrl))}`,
+    `GET /v1/items/all (gzip) while prices move, 5 calls a second apart: median ${median(alone).toFixed(1)} ms (max ${Math.max(...alone).toFixed(1)} ms); ${await stallReport(used.metricsUrl)}`,
   );
   return { first, steady, mixed };
 }

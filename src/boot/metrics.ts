@@ -12,6 +12,7 @@ import { HttpMetrics } from '../metrics/http-metrics.ts';
 import { IngestMetrics } from '../metrics/ingest-metrics.ts';
 import { METRICS_PATH, startOperatorServer } from '../http/operator-server.ts';
 import { registerQuoteAgeMetrics } from '../metrics/quote-metrics.ts';
+import { watchThreadHolds } from '../metrics/thread-hold.ts';
 
 export type MetricsConfig = Pick<
   ServeConfig,
@@ -46,6 +47,7 @@ export function createServiceMetrics(config: MetricsConfig): ServiceMetrics | nu
     register: registry,
     eventLoopMonitoringPrecision: EVENT_LOOP_RESOLUTION_MS,
   });
+  const stopHoldWatch = watchThreadHolds(registry, EVENT_LOOP_RESOLUTION_MS);
   let close: () => Promise<void> = async () => undefined;
   let http: HttpMetrics | null = null;
   let ingest: IngestMetrics | null = null;
@@ -64,6 +66,6 @@ export function createServiceMetrics(config: MetricsConfig): ServiceMetrics | nu
       close = () => server.close();
       return `${server.url}${METRICS_PATH}`;
     },
-    close: () => close(),
+    close: () => (stopHoldWatch?.(), close()),
   };
 }
