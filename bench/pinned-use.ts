@@ -65,9 +65,11 @@ async function stallReport(metricsUrl: string): Promise<string> {
   const part = (turn: string, which: string) =>
     scraped(text, `pricing_event_loop_late_turn_seconds\\{turn="${turn}",part="${which}"[^}]*\\}`);
   if (Number.isNaN(part('longest_stall', 'held'))) return stall;
-  const split = (turn: string) =>
-    `${part(turn, 'held').toFixed(1)} held + ${part(turn, 'waited').toFixed(1)} waiting for the core`;
-  return `${stall} (${split('longest_stall')}); longest hold ${split('longest_hold')} ms`;
+  const turn = (name: string) => {
+    const [held, waited] = [part(name, 'held'), part(name, 'waited')];
+    return `${(held + waited).toFixed(1)} ms (${held.toFixed(1)} held, ${waited.toFixed(1)} waiting for the core)`;
+  };
+  return `${stall}; longest late turn ${turn('longest_stall')}, turn held longest ${turn('longest_hold')}`;
 }
 
 /** Seconds from the spawn to the backfill's closing progress line, null while it runs. */
