@@ -114,8 +114,10 @@ async function checkFiles(config: ReturnType<typeof readConfig>): Promise<void> 
 export async function serveCommand(argv: string[]): Promise<number> {
   const config = readConfig(argv);
   await checkFiles(config);
-  applyHeapPolicy();
   const service = await startService(config, clockFromEnv());
+  // After the start: its catalogs, book and payloads are built under V8's own heap growth, which
+  // runs fewer full collections while the heaps fill (docs/operating.md, "Memory: plan for 1 GB").
+  applyHeapPolicy();
   if (service.demoKey) {
     console.log(`demo API key (Enterprise, shown once; also in ${config.dataDir}/demo-key.txt):`);
     console.log(service.demoKey);
