@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Registry } from 'prom-client';
@@ -51,35 +51,38 @@ describe('run-queue reader', () => {
   });
 
   test(
-    'on Linux, a 40 ms busy loop on this thread is one late turn, split as the kernel counted it',
+    'on Linux, a 40 ms busy loop on this thread is a late turn held for its time on the core',
     {
       skip: runQueueReader() === null ? 'no /proc/thread-self/schedstat here' : false,
     },
     async () => {
       const registry = new Registry();
       const stop = watchThreadHolds(registry, 2)!;
-      const queue = runQueueReader()!;
       try {
         await new Promise((resolve) => setTimeout(resolve, 20));
         await registry.metrics();
-        const waitedBefore = queue.read();
+        // This thread's time on the core, ns: the schedstat field the monitor does not read.
+        const onCoreNs = () =>
+          Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]);
+        const onCoreBefore = onCoreNs();
         const started = performance.now();
         while (performance.now() - started < 40);
-        const waitedInLoop = queue.read() - waitedBefore;
+        const onCore = (onCoreNs() - onCoreBefore) / 1e6;
         await new Promise((resolve) => setTimeout(resolve, 20));
         const text = await registry.metrics();
-        const value = (part: string) =>
+        const value = (turn: string, part: string) =>
           Number(
             new RegExp(
-              `^pricing_event_loop_late_turn_seconds\\{turn="longest_stall",part="${part}"\\} (\\S+)$`,
+              `^pricing_event_loop_late_turn_seconds\\{turn="${turn}",part="${part}"\\} (\\S+)$`,
               'm',
             ).exec(text)![1],
           ) * 1000;
-        assert.ok(value('held') + value('waited') >= 36, text);
-        // The turn holds the loop and the timer's own instants around it, nothing more.
-        assert.ok(Math.abs(value('waited') - waitedInLoop) <= 4, `${waitedInLoop} ms\n${text}`);
+        const stall = value('longest_stall', 'held') + value('longest_stall', 'waited');
+        assert.ok(stall >= 36, text);
+        // The loop's turn held the thread for the loop's time on the core at least (the longest
+        // hold is that turn or a longer one), however long the machine kept it waiting.
+        assert.ok(value('longest_hold', 'held') >= onCore - 3, `${onCore} ms on the core\n${text}`);
       } finally {
-        queue.close();
         stop();
       }
     },
