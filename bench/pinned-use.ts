@@ -11,6 +11,7 @@
 import { request } from 'node:http';
 import { loadCatalogs } from '../src/catalog/index.ts';
 import { buildSimGame } from '../src/markets/sim/items.ts';
+import { parseSamples, total } from '../src/metrics/test-support.ts';
 import { describeLoad, load, ratio, type ChildServer, type LoadResult } from './harness.ts';
 import { cpuByRole, describeRoles, threadTimes } from './thread-cpu.ts';
 
@@ -44,29 +45,27 @@ export interface UsedServer {
   key: string;
 }
 
-const scraped = (text: string, series: string) => {
-  const match = new RegExp(`^${series}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
-  return match ? Number(match[1]) * 1000 : Number.NaN;
-};
+const LAG = 'nodejs_eventloop_lag_max_seconds';
+const LATE_TURN = 'pricing_event_loop_late_turn_seconds';
+const scrape = async (metricsUrl: string) => parseSamples(await (await fetch(metricsUrl)).text());
+const ms = (seconds: number | null) => (seconds === null ? Number.NaN : seconds * 1000);
 
 /** Longest event-loop stall since the previous call, ms (the scrape resets the monitor). */
 export async function longestStallMs(metricsUrl: string): Promise<number> {
-  return scraped(await (await fetch(metricsUrl)).text(), 'nodejs_eventloop_lag_max_seconds');
+  return ms(total(await scrape(metricsUrl), LAG));
 }
 
 /**
- * The same scrape's stall, and where Linux lets the server split it
- * (`pricing_event_loop_late_turn_seconds`), what the thread held and what it waited for a core,
- * in the longest stall and in the turn held longest.
+ * The same scrape's stall, and where Linux lets the server split it (LATE_TURN), what the
+ * thread held and what it waited for a core, in the longest stall and in the turn held longest.
  */
 async function stallReport(metricsUrl: string): Promise<string> {
-  const text = await (await fetch(metricsUrl)).text();
-  const stall = `longest event-loop stall ${scraped(text, 'nodejs_eventloop_lag_max_seconds').toFixed(1)} ms`;
-  const part = (turn: string, which: string) =>
-    scraped(text, `pricing_event_loop_late_turn_seconds\\{turn="${turn}",part="${which}"[^}]*\\}`);
-  if (Number.isNaN(part('longest_stall', 'held'))) return stall;
+  const samples = await scrape(metricsUrl);
+  const stall = `longest event-loop stall ${ms(total(samples, LAG)).toFixed(1)} ms`;
+  const part = (turn: string, which: string) => total(samples, LATE_TURN, { turn, part: which });
+  if (part('longest_stall', 'held') === null) return stall;
   const turn = (name: string) => {
-    const [held, waited] = [part(name, 'held'), part(name, 'waited')];
+    const [held, waited] = [ms(part(name, 'held')), ms(part(name, 'waited'))];
     return `${(held + waited).toFixed(1)} ms (${held.toFixed(1)} held, ${waited.toFixed(1)} waiting for the core)`;
   };
   return `${stall}; longest late turn ${turn('longest_stall')}, turn held longest ${turn('longest_hold')}`;

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Registry } from 'prom-client';
+import { parseSamples, total } from './test-support.ts';
 import { runQueueReader, TurnSplitter, watchThreadHolds } from './thread-hold.ts';
 
 describe('TurnSplitter', () => {
@@ -70,13 +71,9 @@ describe('run-queue reader', () => {
         const onCore = (onCoreNs() - onCoreBefore) / 1e6;
         await new Promise((resolve) => setTimeout(resolve, 20));
         const text = await registry.metrics();
+        const samples = parseSamples(text);
         const value = (turn: string, part: string) =>
-          Number(
-            new RegExp(
-              `^pricing_event_loop_late_turn_seconds\\{turn="${turn}",part="${part}"\\} (\\S+)$`,
-              'm',
-            ).exec(text)![1],
-          ) * 1000;
+          total(samples, 'pricing_event_loop_late_turn_seconds', { turn, part })! * 1000;
         const stall = value('longest_stall', 'held') + value('longest_stall', 'waited');
         assert.ok(stall >= 36, text);
         // The loop's turn held the thread for the loop's time on the core at least (the longest

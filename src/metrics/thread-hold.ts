@@ -15,13 +15,13 @@ export interface TurnSample {
   waitedMs: number;
 }
 
+type TurnParts = { heldMs: number; waitedMs: number };
 /** The longest hold and the longest stall since the last reset, each split in held and waited. */
-export interface LateTurns {
-  longestHold: { heldMs: number; waitedMs: number };
-  longestStall: { heldMs: number; waitedMs: number };
-}
+export type LateTurns = Record<'longestHold' | 'longestStall', TurnParts>;
 
-const none = () => ({ heldMs: 0, waitedMs: 0 });
+/** The `turn` label of each. */
+const TURN_LABELS = { longestHold: 'longest_hold', longestStall: 'longest_stall' } as const;
+const none = (): TurnParts => ({ heldMs: 0, waitedMs: 0 });
 
 /** Folds timer turns `intervalMs` apart into LateTurns; `take()` returns them and starts over. */
 export class TurnSplitter {
@@ -84,10 +84,11 @@ export function watchThreadHolds(registry: Registry, intervalMs: number): (() =>
     labelNames: ['turn', 'part'],
     registers: [registry],
     collect() {
-      for (const [turn, parts] of Object.entries(splitter.take())) {
-        const label = turn === 'longestHold' ? 'longest_hold' : 'longest_stall';
-        gauge.set({ turn: label, part: 'held' }, parts.heldMs / 1000);
-        gauge.set({ turn: label, part: 'waited' }, parts.waitedMs / 1000);
+      const turns = splitter.take();
+      for (const [key, turn] of Object.entries(TURN_LABELS)) {
+        const parts = turns[key as keyof LateTurns];
+        gauge.set({ turn, part: 'held' }, parts.heldMs / 1000);
+        gauge.set({ turn, part: 'waited' }, parts.waitedMs / 1000);
       }
     },
   });
