@@ -4,8 +4,8 @@
  * factor it picks rises with the heap limit, 4 GB on the HTTP thread of a machine with memory to
  * spare): garbage waiting for a collection, most of the HTTP thread's committed heap. A fixed
  * factor of 1 + HEAP_GROWING_PERCENT / 100 starts full collections sooner, for every thread of
- * the process: the flag is process-wide and read at each collection, so setting it at start
- * covers the ingest worker too. Measured on the default start (loaded machine, first 12
+ * the process: the flag is process-wide and read at each collection, so setting it once the
+ * start is done (`pricing serve`) covers the ingest worker too. Measured on the default start (loaded machine, first 12
  * minutes): the HTTP thread's heap peaked at 239 MB instead of 287 MB; at 25 % it was 229 MB
  * but its full-collection pauses added up to 10.0 s instead of 1.7 s (2.8 s at 50 %). The
  * footprint bench (BENCHMARKS.md) shows the heaps per thread.
