@@ -31,6 +31,7 @@ import { JournalSegments } from '../src/store/sqlite/journal-segments.ts';
 import { replayJournal, SlotBases, type JournalSink } from '../src/store/sqlite/rollup-journal.ts';
 import { rowFormatBlob } from '../src/store/sqlite/rollup-journal-support.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
+import { FOLD_POLICY } from '../src/store/sqlite/store-rollups.ts';
 import { simFx } from './full-book.ts';
 import {
   type ChildServer,
@@ -161,19 +162,19 @@ const SETTLE_S = Number(process.env.DISK_DAY_SETTLE_S ?? 150);
  */
 const WINDOW_S = Number(process.env.DISK_DAY_WINDOW_S ?? 600);
 /** Folds run at 10-minute boundaries of the clock (UTC epoch multiples of FOLD_PERIOD_MS). */
-const FOLD_PERIOD_MS = 600_000;
+const { closeMs: FOLD_PERIOD_MS, graceMs: FOLD_GRACE_MS } = FOLD_POLICY;
 /** How long after a boundary the window opens: that boundary's fold has committed. */
 const AFTER_FOLD_S = 60;
 
 /**
- * Seconds from now to AFTER_FOLD_S past the second fold boundary from now. The first fold after a
+ * Seconds from now to AFTER_FOLD_S past the second fold from now (a period's boundary and its grace). The first fold after a
  * start folds everything journaled since and its checkpoint copies the start's pages (the full
  * book's first sides, 13.5 MB): a one-off that a window holding it counts as if it happened every
  * period, and it can run on past AFTER_FOLD_S (2026-11-30: its rows were written 33–94 s after
  * the boundary, the trace slowing it), so the window skips its period whole.
  */
 function secondsPastSecondFold(now = Date.now()): number {
-  const next = Math.ceil(now / FOLD_PERIOD_MS) * FOLD_PERIOD_MS + FOLD_PERIOD_MS;
+  const next = Math.ceil(now / FOLD_PERIOD_MS) * FOLD_PERIOD_MS + FOLD_PERIOD_MS + FOLD_GRACE_MS;
   return (next - now) / 1000 + AFTER_FOLD_S;
 }
 

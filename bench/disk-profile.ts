@@ -2,13 +2,13 @@
  * `npm run bench -- disk-profile`: what the default server writes between 10-minute folds, per
  * table and index. The real server as disk-day starts it (full catalogs, simulator, backfill
  * off, empty data dir); from DISK_PROFILE_SETTLE_S after first prices, at the first moment a
- * DISK_PROFILE_WINDOW_S window fits inside one 10-minute period (a fold runs just after each
- * boundary), `strace -f -y -e trace=pwrite64` of all its threads over the window. Then the
+ * DISK_PROFILE_WINDOW_S window fits between two folds (each runs FOLD_POLICY.graceMs after a
+ * period's boundary), `strace -f -y -e trace=pwrite64` of all its threads over the window. Then the
  * server is stopped (SIGSTOP) while its data dir is copied, and each write is mapped to a page:
  * a WAL frame by its 24-byte header (page number, then the database size on a commit frame), a
  * write to a database file by its offset; pages to tables and indexes by `dbstat` on the copy.
  * Needs strace(1) and ptrace rights. DISK_PROFILE_PERIOD=1: one whole period instead, from 60 s
- * before a boundary to 540 s after it (the fold, slowed by the trace, included), `write` calls
+ * before a fold to 540 s after it (the fold, slowed by the trace, included), `write` calls
  * traced too (the journal's segment files), files that are not databases summed per name.
  */
 import { spawn } from 'node:child_process';
@@ -18,9 +18,10 @@ import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startSteadyServer } from './disk-day.ts';
 import { writtenBytes } from './harness.ts';
+import { FOLD_POLICY } from '../src/store/sqlite/store-rollups.ts';
 
 const SETTLE_S = Number(process.env.DISK_PROFILE_SETTLE_S ?? 150);
-const PERIOD_MS = 600_000;
+const PERIOD_MS = FOLD_POLICY.closeMs;
 const WHOLE_PERIOD = process.env.DISK_PROFILE_PERIOD === '1';
 const WINDOW_S = WHOLE_PERIOD ? PERIOD_MS / 1000 : Number(process.env.DISK_PROFILE_WINDOW_S ?? 300);
 /** A window starts this long after a boundary (the fold) and ends this long before the next. */
@@ -36,6 +37,9 @@ interface Write {
   bytes: number;
   offset: number;
 }
+
+/** The kernel's page: a write into a database file dirties (and counts) the whole of each one it touches. */
+const OS_PAGE = 4096;
 
 const unhex = (text: string) => Buffer.from(text.replaceAll('\\x', ''), 'hex');
 
@@ -95,6 +99,7 @@ export function tally(
 ) {
   const rows = new Map<string, Tally>();
   const commits = new Map<string, number>();
+  const osPages = new Map<string, Set<number>>();
   const framePage = new Map<string, number>();
   const add = (key: string, bytes: number, page?: number) => {
     const row = rows.get(key) ?? { bytes: 0, frames: 0, pages: new Set<number>() };
@@ -112,6 +117,10 @@ export function tally(
     }
     const { size, owner } = ownersOf(wal ? name.slice(0, -4) : name);
     if (!wal) {
+      const touched = osPages.get(name) ?? new Set<number>();
+      osPages.set(name, touched);
+      for (let at = write.offset; at < write.offset + write.bytes; at += OS_PAGE)
+        touched.add(Math.floor(at / OS_PAGE));
       const page = Math.floor(write.offset / size) + 1;
       add(`${name} checkpoint ${owner.get(page) ?? 'free'}`, write.bytes, page);
     } else if (write.bytes === 24) {
@@ -125,12 +134,12 @@ export function tally(
       add(`${name} ${page === undefined ? 'header' : (owner.get(page) ?? 'free')}`, write.bytes);
     }
   }
-  return { rows, commits };
+  return { rows, commits, osPages };
 }
 
 function startWindow(): Promise<void> {
   const fits = () => {
-    const into = Date.now() % PERIOD_MS;
+    const into = (Date.now() - FOLD_POLICY.graceMs + PERIOD_MS) % PERIOD_MS;
     if (WHOLE_PERIOD) return into >= PERIOD_MS - 60_000 && into < PERIOD_MS - 50_000;
     return into >= AFTER_FOLD_MS && into + WINDOW_S * 1000 <= PERIOD_MS - BEFORE_FOLD_MS;
   };
@@ -182,7 +191,7 @@ export function report(writes: Write[], copy: string, written: number, from: Dat
     }
     return held;
   };
-  const { rows, commits } = tally(writes, ownersOf);
+  const { rows, commits, osPages } = tally(writes, ownersOf);
   const traced = [...rows.values()].reduce((sum, row) => sum + row.bytes, 0);
   const perDay = (bytes: number) => ((bytes / WINDOW_S) * 86_400) / 1e9;
   console.log(
@@ -190,6 +199,10 @@ export function report(writes: Write[], copy: string, written: number, from: Dat
       `(${perDay(written).toFixed(2)} GB a day), traced pwrite64 ${(traced / 1e6).toFixed(2)} MB; ` +
       `commits ${[...commits].map(([file, n]) => `${file} ${n}`).join(', ')}`,
   );
+  for (const [name, touched] of osPages)
+    console.log(
+      `${name} in place: ${touched.size} distinct ${OS_PAGE / 1024} KiB pages of the file touched (${((touched.size * OS_PAGE) / 1e6).toFixed(2)} MB as the kernel counts them)`,
+    );
   console.log('| file, table or index | MB | frames | distinct pages | GB a day |');
   console.log('|---|---|---|---|---|');
   for (const [name, row] of [...rows].sort((a, b) => b[1].bytes - a[1].bytes)) {

@@ -102,7 +102,11 @@ function journalEntries(path: string): string[] {
       entries.push(JSON.stringify({ price, units, at })),
   };
   for (const name of readdirSync(dir)) {
-    replaySegment(readFileSync(join(dir, name)), 0, sink, () => 0);
+    replaySegment(
+      readFileSync(join(dir, name)),
+      () => sink,
+      () => 0,
+    );
   }
   return entries.sort();
 }

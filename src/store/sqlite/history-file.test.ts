@@ -223,6 +223,25 @@ describe('sqlite history file', () => {
     await store.close();
   });
 
+  test('a history file of the release before deferred marks opens with them and folds once', async () => {
+    const file = freshFile();
+    const old = createSqlitePriceStore({ path: file });
+    await old.init();
+    await old.writeBatch(batch);
+    await old.flushRollups();
+    await old.writeBatch({ sides: [ask('skinport', 1300, 2 * MINUTE)], sales: [], listings: [] });
+    const raw = new Database(historyPathOf(file)); // the old store "died" before its next fold
+    raw.exec('ALTER TABLE journal_marks DROP COLUMN deferred');
+    raw.close();
+    const store = createSqlitePriceStore({ path: file });
+    await store.init();
+    const deferred = store.db.prepare('SELECT deferred FROM history.journal_marks').pluck();
+    assert.ok(deferred.all().length > 0 && deferred.all().every((value) => value === null));
+    const [row] = await store.readRollups(SERIES.skinport, '10m', 0, T0 + DAY);
+    assert.equal(row?.ask?.prices.n, 2, 'what the old release journaled after its marks is folded');
+    await store.close();
+  });
+
   test('two folders on one store fold each journal entry once', async () => {
     const file = freshFile();
     const writer = createSqlitePriceStore({ path: file });

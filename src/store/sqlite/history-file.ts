@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.fold_mark (
 ) STRICT;
 INSERT OR IGNORE INTO ${HISTORY_SCHEMA}.fold_mark (id, journal_id) VALUES (1, 0);
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.journal_marks (segment TEXT PRIMARY KEY,
-  offset INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+  offset INTEGER NOT NULL, deferred INTEGER) STRICT, WITHOUT ROWID;
 -- Per tier, the retention cutoff reached (a bucket index): reads skip the buckets below it.
 CREATE TABLE IF NOT EXISTS ${HISTORY_SCHEMA}.expired (
   tier TEXT PRIMARY KEY,
@@ -79,6 +79,8 @@ function moveEarlierLayouts(db: Database.Database): void {
         DROP TABLE IF EXISTS ${HISTORY_SCHEMA}.time_first_${table}; COMMIT`);
     }
   }
+  if (!columnsOf(db, 'journal_marks').includes('deferred'))
+    db.exec(`ALTER TABLE ${HISTORY_SCHEMA}.journal_marks ADD COLUMN deferred INTEGER`);
   const marks = columnsOf(db, 'fold_mark').filter((name) => /^(settled|late)_/.test(name));
   for (const mark of marks) db.exec(`ALTER TABLE ${HISTORY_SCHEMA}.fold_mark DROP COLUMN ${mark}`);
 }

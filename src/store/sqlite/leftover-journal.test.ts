@@ -27,8 +27,7 @@ function takeSegments(file: string): Buffer[] {
     const writer = new UnbasedWriter();
     replaySegment(
       fs.readFileSync(segment),
-      0,
-      writer,
+      () => writer,
       () => 0,
       () => blobs.push(writer.take()),
     );

@@ -235,18 +235,19 @@ export function replayJournal(
   else replayFloats(blob, sink);
 }
 
-/** Replays a segment's records on bases of its own, those ending by byte `from` (its mark) only
- * moving them on, with `afterEach` after each other; returns the bytes its whole records take. */
+/** Replays a segment's records on bases of its own, each into the sink `sinkAt` gives for the byte
+ * it starts at (null: it only moves them on), `afterEach` after each; returns their bytes. */
 export function replaySegment(
   data: Buffer,
-  from: number,
-  sink: JournalSink,
+  sinkAt: (start: number) => JournalSink | null,
   aggregateOf: AggregateOf,
   afterEach?: () => void,
 ): number {
   const bases = new SlotBases();
+  let start = 0;
   return eachRecord(data, (blob, end) => {
-    replayJournal(blob, end > from ? sink : null, aggregateOf, bases);
-    if (end > from) afterEach?.();
+    replayJournal(blob, sinkAt(start), aggregateOf, bases);
+    start = end;
+    afterEach?.();
   });
 }

@@ -119,7 +119,7 @@ describe('sqlite history', () => {
     await store.close();
   });
 
-  test('the journal folds when due: once its 10-minute period has closed, or before a read', async () => {
+  test('the journal folds when due: once its 10-minute period has closed and its grace passed, or before a read', async () => {
     const clock = manualClock(T0);
     const store = createSqlitePriceStore({ path: ':memory:', clock });
     await store.init();
@@ -129,17 +129,57 @@ describe('sqlite history', () => {
         .pluck()
         .get();
     await store.writeBatch({ sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] });
-    clock.advance(FOLD_POLICY.closeMs - 1);
+    clock.advance(FOLD_POLICY.closeMs + FOLD_POLICY.graceMs - 1);
     await store.writeBatch({ sides: [ask('skinport', 1250, 2 * MINUTE)], sales: [], listings: [] });
     assert.equal(rows(), 0, 'not yet due');
     clock.advance(1);
     await store.writeBatch({ sides: [ask('skinport', 1260, 3 * MINUTE)], sales: [], listings: [] });
     assert.equal(rows(), 2, 'folded by the batch that found it due');
-    const marks = store.db.prepare('SELECT count(*) FROM history.journal_marks').pluck().get();
-    assert.equal(marks, 1, "the next period's segment waits for its own boundary");
+    const deferred = store.db.prepare('SELECT deferred FROM history.journal_marks').pluck().all();
+    const next = Math.floor(T0 / FOLD_POLICY.closeMs) + 1;
+    assert.deepEqual(deferred, [null, next], "the next period's segment defers its own period");
     await store.writeBatch({ sides: [ask('skinport', 1270, 4 * MINUTE)], sales: [], listings: [] });
     const [row] = await store.readRollups(SERIES.skinport, '10m', 0, T0 + DAY);
     assert.equal(row?.ask?.prices.n, 4, 'a read folds what is pending first');
+    await store.close();
+  });
+
+  test("what arrives within the grace is in its period's rows when they are first written", async () => {
+    const clock = manualClock(T0);
+    const store = createSqlitePriceStore({ path: ':memory:', clock });
+    await store.init();
+    const bucketRows = (bucket: number) =>
+      store.db
+        .prepare(`SELECT count(*) FROM ${looseRows(store.db, '10m')} WHERE bucket = ?`)
+        .pluck()
+        .get(bucket);
+    const period = FOLD_POLICY.closeMs;
+    await store.writeBatch({ sides: [ask('skinport', 1234, MINUTE)], sales: [], listings: [] });
+    clock.advance(period + 2 * MINUTE);
+    await store.writeBatch({
+      sides: [ask('skinport', 1300, period + MINUTE)],
+      sales: [sale('csfloat', 1150, 2, period - MINUTE)],
+      listings: [],
+    });
+    clock.advance(FOLD_POLICY.graceMs - 2 * MINUTE);
+    await store.writeBatch({ sides: [], sales: [], listings: [] });
+    clock.advance(1);
+    await store.writeBatch({
+      sides: [ask('skinport', 1310, period + 8 * MINUTE)],
+      sales: [],
+      listings: [],
+    });
+    const first = Math.floor(T0 / period);
+    assert.equal(bucketRows(first), 3, "skinport's, csfloat's and the item's aggregate");
+    assert.equal(bucketRows(first + 1), 0, 'the open period waits');
+    const [sold] = await store.readRollups(SERIES.csfloat, '10m', 0, T0 + DAY);
+    assert.equal(sold?.sales?.n, 2, 'the late sale, counted once');
+    const asks = await store.readRollups(SERIES.skinport, '10m', 0, T0 + DAY);
+    assert.deepEqual(
+      asks.map((row) => row.ask?.prices.n),
+      [1, 2],
+      "the next period's own snapshots, folded by the read",
+    );
     await store.close();
   });
 

@@ -66,7 +66,7 @@ describe('folding the rollup journal', () => {
     const badAt = statSync(segment!).size;
     appendFileSync(segment!, frame(Buffer.of(0x4a, 0xff)));
     await store.writeBatch({ sides: [], sales: [sale('csfloat', 1150, 2, MINUTE)], listings: [] });
-    clock.advance(FOLD_POLICY.closeMs);
+    clock.advance(FOLD_POLICY.closeMs + FOLD_POLICY.graceMs);
     await store.writeBatch({
       sides: [],
       sales: [sale('csfloat', 1150, 1, 2 * MINUTE)],

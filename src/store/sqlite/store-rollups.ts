@@ -12,11 +12,12 @@ import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts
 import { JournalSegments, moveTableJournal } from './journal-segments.ts';
 import { grownTo, JournalWriter, replaySegment, type JournalSink } from './rollup-journal.ts';
 import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-row-cache.ts';
-import { prepareRollupStatements } from './rollup-statements.ts';
+import { prepareRollupStatements, type Mark } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
 
-/** A fold is due once a period (10 minutes) has ended or after `batches` batches (an import). */
-export const FOLD_POLICY = { closeMs: TIER_MS['10m'], batches: 2000, checkMs: 1000 };
+/** A fold is due `graceMs` after a period (10 minutes) ends (docs/history-storage.md, "Late
+ * data"), or after `batches` batches (an import). */
+export const FOLD_POLICY = { closeMs: TIER_MS['10m'], graceMs: 3e5, batches: 2000, checkMs: 1000 };
 /** Changed rows a fold holds decoded at most: past it, it writes them and goes on replaying. */
 const ROWS_PER_WRITE = 50_000;
 
@@ -115,29 +116,42 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     cache.clear();
   };
 
-  /** Folds the segments of periods through `through`; returns them. */
+  /** `sink` for the entries observed in periods `first` through `last` (null: none can be). */
+  const within = (first: number, last: number): JournalSink | null => {
+    if (first > last) return null;
+    const keeps = (at: number) => periodOf(at) >= first && periodOf(at) <= last;
+    return {
+      side: (own, all, obs) => void (keeps(obs.at) && sink.side(own, all, obs)),
+      sale: (own, all, price, n, at) => void (keeps(at) && sink.sale(own, all, price, n, at)),
+    };
+  };
+  const spill = () => void (changed.length >= ROWS_PER_WRITE && writeChanged());
+
+  /** Folds the periods through `through`, and of the next one's segments what they observed
+   * (their marks defer the rest); returns the segments folded whole. */
   const foldSome = db.transaction((through: number) => {
     statements.lockHistory();
     changed.length = 0; // what a failed fold left
     cache.clear();
     Object.assign(cache.frontier, statements.readFrontiers.get());
-    const [marks, listed] = [new Map(statements.readMarks.all()), segments.list()];
-    for (const [name] of marks)
-      if (!listed.some((segment) => segment.name === name)) statements.dropMark.run(name);
-    const read = listed.filter((segment) => segment.period <= through);
+    const [listed, marks] = [segments.list(), new Map<string, Mark>()];
+    for (const [name, ...mark] of statements.readMarks.all())
+      if (listed.some((segment) => segment.name === name)) marks.set(name, mark);
+      else statements.dropMark.run(name);
+    const read = listed.filter((segment) => segment.period <= through + 1);
     const data = read.map(({ name }) => segments.read(name));
     known.last = statements.lastSeries.get()!; // after the segments' commits
-    read.forEach(({ name }, index) => {
-      const [mark, bytes] = [marks.get(name) ?? 0, data[index]!];
-      if (bytes.length <= mark) return;
-      const length = replaySegment(bytes, mark, sink, aggregateOf, () => {
-        if (changed.length >= ROWS_PER_WRITE) writeChanged();
-      });
-      statements.markSegment.run(name, length);
+    const fresh = within(-Infinity, through);
+    read.forEach(({ name, period }, index) => {
+      const [[mark, deferred], bytes] = [marks.get(name) ?? [0, null], data[index]!];
+      if (bytes.length <= mark && (deferred ?? Infinity) > through) return;
+      const folded = within(deferred ?? Infinity, through);
+      const length = replaySegment(bytes, (at) => (at < mark ? folded : fresh), aggregateOf, spill);
+      statements.markSegment.run(name, length, period > through ? through + 1 : null);
     });
     writeChanged();
     statements.markFolded.run(...TIERS.map((tier) => cache.frontier[tier]));
-    return read;
+    return read.filter(({ period }) => period <= through);
   });
 
   /** The period of this store's last append, and the earliest time its entries there observed. */
@@ -161,7 +175,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   const foldIfDue = () => {
     const now = options.clock.now();
     const many = batchesSinceFold >= FOLD_POLICY.batches;
-    const through = many ? Number.MAX_SAFE_INTEGER : periodOf(now) - 1;
+    const through = many ? Number.MAX_SAFE_INTEGER : periodOf(now - FOLD_POLICY.graceMs) - 1;
     if (unfoldedFrom > through) return;
     if (failedAt !== null && periodOf(now) === periodOf(failedAt)) return;
     try {
