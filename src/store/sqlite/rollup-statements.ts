@@ -132,9 +132,7 @@ function looseTables(db: Database.Database, tier: Tier) {
 }
 
 export type TierStatements = ReturnType<typeof tierStatements>;
-
-/** A journal segment's mark: the bytes folded, and the first period they deferred (or null). */
-export type Mark = [offset: number, deferred: number | null];
+type Mark = [segment: string, offset: number, deferred: number | null];
 
 export function prepareRollupStatements(db: Database.Database) {
   const [tenMinutes, hours, days] = TIERS.map((tier) => tierStatements(db, tier));
@@ -156,9 +154,9 @@ export function prepareRollupStatements(db: Database.Database) {
     seriesMarkets: db.prepare<[string, string], { market: string }>(
       "SELECT market FROM history_series WHERE game = ? AND item_id = ? AND market <> ''",
     ),
-    /** Per journal segment (journal-segments.ts). */
-    readMarks: db.prepare<[], [string, ...Mark]>(`SELECT * FROM ${marks}`).raw(),
-    markSegment: db.prepare<[string, ...Mark]>(`REPLACE INTO ${marks} VALUES (?, ?, ?)`),
+    /** Per journal segment (journal-segments.ts), the bytes folded and the first period deferred. */
+    readMarks: db.prepare<[], Mark>(`SELECT * FROM ${marks}`).raw(),
+    markSegment: db.prepare<Mark>(`REPLACE INTO ${marks} VALUES (?, ?, ?)`),
     dropMark: db.prepare<[string]>(`DELETE FROM ${marks} WHERE segment = ?`),
     readFrontiers: db.prepare<[], Record<Tier, number>>(
       `SELECT ${TIERS.map((tier) => `frontier_${tier} AS "${tier}"`).join(', ')}

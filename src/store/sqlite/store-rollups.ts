@@ -12,7 +12,7 @@ import { recordSale, recordSide, type RowLookup } from '../../pricing/rollups.ts
 import { JournalSegments, moveTableJournal } from './journal-segments.ts';
 import { grownTo, JournalWriter, replaySegment, type JournalSink } from './rollup-journal.ts';
 import { RollupRowCache, writeChunk, writeRow, type CachedRow } from './rollup-row-cache.ts';
-import { prepareRollupStatements, type Mark } from './rollup-statements.ts';
+import { prepareRollupStatements } from './rollup-statements.ts';
 import { SeriesDirectory } from './series-directory.ts';
 
 /** A fold is due `graceMs` after a period (10 minutes) ends (docs/history-storage.md, "Late
@@ -134,18 +134,17 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     changed.length = 0; // what a failed fold left
     cache.clear();
     Object.assign(cache.frontier, statements.readFrontiers.get());
-    const [listed, marks] = [segments.list(), new Map<string, Mark>()];
+    const [listed, marks] = [segments.list(), new Map<string, [number, number | null]>()];
     for (const [name, ...mark] of statements.readMarks.all())
       if (listed.some((segment) => segment.name === name)) marks.set(name, mark);
       else statements.dropMark.run(name);
     const read = listed.filter((segment) => segment.period <= through + 1);
     const data = read.map(({ name }) => segments.read(name));
     known.last = statements.lastSeries.get()!; // after the segments' commits
-    const fresh = within(-Infinity, through);
     read.forEach(({ name, period }, index) => {
       const [[mark, deferred], bytes] = [marks.get(name) ?? [0, null], data[index]!];
       if (bytes.length <= mark && (deferred ?? Infinity) > through) return;
-      const folded = within(deferred ?? Infinity, through);
+      const [folded, fresh] = [within(deferred ?? Infinity, through), within(-Infinity, through)];
       const length = replaySegment(bytes, (at) => (at < mark ? folded : fresh), aggregateOf, spill);
       statements.markSegment.run(name, length, period > through ? through + 1 : null);
     });
@@ -158,8 +157,7 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
   let [appendedPeriod, openEarliest] = [-Infinity, Infinity];
   /** The earliest period this store appended to and has not folded (Infinity: none). */
   let unfoldedFrom = Infinity;
-  let batchPeriod = 0;
-  let [batchesSinceFold, failedAt] = [0, null as number | null];
+  let [batchPeriod, batchesSinceFold, failedAt] = [0, 0, null as number | null];
 
   const fold = (through: number) => {
     options.beforeFold?.();
