@@ -15,11 +15,6 @@ import { CHUNK_PIECE, RANGE_HEADER_BYTES, type RollupStatements } from './rollup
 /** The tiers derived from the 10-minute buckets until they are stored (stored-merges.ts). */
 export type MergedTier = '1h' | '1d';
 
-function rangeBounds(tier: Tier, fromMs: number, toMs: number): [number, number] {
-  const width = TIER_MS[tier];
-  return [Math.ceil(fromMs / width), Math.ceil(toMs / width)];
-}
-
 const reusableRow = () => ({ ask: blankSide(), bid: blankSide(), sales: blankSide().prices });
 
 /** What a scan reads of a series' buckets in [fromMs, toMs), and whom it hands them to. */
@@ -45,8 +40,8 @@ export interface Scan {
 /** Visits a series' buckets of a tier in order with the asked-for sections. */
 export function scanRange(all: RollupStatements, series: number, tier: Tier, scan: Scan): void {
   const { sections, visit, sketches = ALL_SECTIONS, reuse = false } = scan;
-  const [from, to] = rangeBounds(tier, scan.fromMs, scan.toMs);
   const width = TIER_MS[tier];
+  const [from, to] = [Math.ceil(scan.fromMs / width), Math.ceil(scan.toMs / width)];
   const columns = ALL_SECTIONS.filter((name) => sections.includes(name));
   if (columns.length === 0) return;
   const statements = all.tiers[tier];
@@ -167,7 +162,7 @@ export function scanMerged(all: RollupStatements, series: number, tier: MergedTi
   const stored: RollupRow[] = [];
   scanRange(all, series, tier, { ...scan, visit: (row) => stored.push(row), reuse: false });
   const starts = new Set(stored.map((row) => row.start));
-  const [from, to] = rangeBounds(tier, scan.fromMs, scan.toMs);
+  const [from, to] = [Math.ceil(scan.fromMs / width), Math.ceil(scan.toMs / width)];
   let lowest = Math.max(from, all.readExpired.get(tier) ?? 0);
   while (lowest < to && starts.has(lowest * width)) lowest += 1;
   const storedDay = (day: number) => tier === '1d' && starts.has(day * DAY);

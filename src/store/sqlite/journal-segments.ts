@@ -19,8 +19,7 @@ export function frame(blob: Uint8Array): Buffer {
   return Buffer.concat([head, blob]);
 }
 
-/** Hands `visit` each whole record of `data` in order, with where it ends; returns the bytes
- * they take. */
+/** Hands `visit` each whole record of `data` in order, with where it ends; returns their bytes. */
 export function eachRecord(data: Buffer, visit: (blob: Buffer, end: number) => void): number {
   let at = 0;
   for (let end = 0; at + 8 <= data.length; at = end) {

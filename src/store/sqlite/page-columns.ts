@@ -114,8 +114,7 @@ export class ColumnSections implements SectionSource {
 
   walk(first: number, visit: PageVisit) {
     const gaps = this.columns[GAP]!;
-    let bucket = first - 1;
-    while (gaps.offset() < gaps.bytes().length) {
+    for (let bucket = first - 1; gaps.offset() < gaps.bytes().length;) {
       bucket += 1 + gaps.next();
       visit(bucket, this.columns[BITS]!.next(), this);
     }

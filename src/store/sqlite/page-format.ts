@@ -16,8 +16,7 @@ export type SectionSource = Pick<SectionReader, 'side' | 'skipSide' | 'sales'>;
 /** A page walk's visitor: it must read every section the bucket's bits announce. */
 export type PageVisit = (bucket: number, bits: number, source: SectionSource) => void;
 
-type Blob = Buffer | null;
-export type Sections = [ask: Blob, bid: Blob, sales: Blob];
+export type Sections = [ask: Buffer | null, bid: Buffer | null, sales: Buffer | null];
 export type PageEntry = [bucket: number, ...Sections];
 
 /** A side partial to refill section after section (a scan's reused row, a skipped side). */

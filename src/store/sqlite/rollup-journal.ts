@@ -83,9 +83,8 @@ export class JournalWriter {
   /** The bases of the segment the blobs go to. */
   private bases = new SlotBases();
 
-  side(own: number, all: number, obs: SideObservation): void {
-    const market = marketCode(obs.market);
-    this.entry(KIND[obs.side], market, own, all, obs.price, obs.size, obs.quantity, obs.at);
+  side(own: number, all: number, { market, side, price, size, quantity, at }: SideObservation) {
+    this.entry(KIND[side], marketCode(market), own, all, price, size, quantity, at);
   }
 
   /** A sale's market is its series' own; the entry's market is 0. */
@@ -102,12 +101,11 @@ export class JournalWriter {
   batch(directory: SeriesDirectory, sides: readonly SideSnapshot[], sales: readonly SaleRecord[]) {
     this.clear(); // what a batch that failed or never reached its append left
     for (const side of sides) {
-      const observation = sideObservation(side);
-      if (!observation) continue;
+      const obs = sideObservation(side);
+      if (!obs) continue;
       const own = directory.ensure(side.game, side.itemId, side.market);
-      const aggregate = entersAggregate(observation);
-      const all = aggregate ? directory.ensure(side.game, side.itemId, null) : NO_SERIES;
-      this.side(own, all, observation);
+      const all = entersAggregate(obs) ? directory.ensure(side.game, side.itemId, null) : NO_SERIES;
+      this.side(own, all, obs);
     }
     for (const sale of sales) {
       const own = directory.ensure(sale.game, sale.itemId, sale.market);

@@ -139,6 +139,7 @@ export function prepareRollupStatements(db: Database.Database) {
   const tiers: Record<Tier, TierStatements> = { '10m': tenMinutes!, '1h': hours!, '1d': days! };
   const lock = db.prepare(`UPDATE ${HISTORY_SCHEMA}.fold_mark SET journal_id = journal_id`);
   const marks = `${HISTORY_SCHEMA}.journal_marks`;
+  const expired = `${HISTORY_SCHEMA}.expired`;
   return {
     tiers,
     findSeries: db.prepare<[string, string, string], { id: number }>(
@@ -173,12 +174,9 @@ export function prepareRollupStatements(db: Database.Database) {
       lock.run();
       for (const tier of TIERS) tiers[tier].loose.periods();
     },
-    readExpired: db
-      .prepare<[string], number>(`SELECT bucket FROM ${HISTORY_SCHEMA}.expired WHERE tier = ?`)
-      .pluck(),
-    /** Binds (tier, bucket): raises the tier's retention cutoff. */
-    raiseExpired: db.prepare<[string, number]>(
-      `INSERT INTO ${HISTORY_SCHEMA}.expired (tier, bucket) VALUES (?, ?)
+    readExpired: db.prepare<[Tier], number>(`SELECT bucket FROM ${expired} WHERE tier = ?`).pluck(),
+    raiseExpired: db.prepare<[Tier, number]>(
+      `INSERT INTO ${expired} (tier, bucket) VALUES (?, ?)
        ON CONFLICT (tier) DO UPDATE SET bucket = max(bucket, excluded.bucket)`,
     ),
     lastSeries: db.prepare<[], number>('SELECT ifnull(max(id), 0) FROM history_series').pluck(),

@@ -13,12 +13,11 @@ const MAX_CACHED_ITEMS = 100_000;
 
 /** An item's ids by slot: 0 the aggregate, 1 + market code a market (holes unknown). */
 type ItemIds = (number | undefined)[];
-type IdTable = Map<string, ItemIds>;
 
 const slotOf = (market: MarketId | null) => (market === null ? 0 : marketOrder(market) + 1);
 
 export class SeriesDirectory {
-  private known = new Map<Game, IdTable>();
+  private known = new Map<Game, Map<string, ItemIds>>();
   private knownItems = 0;
 
   constructor(private readonly statements: RollupStatements) {}

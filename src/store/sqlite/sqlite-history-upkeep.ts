@@ -41,7 +41,6 @@ function deleteLoose(all: RollupStatements, tier: Tier, cutoff: number, limit: n
   return buckets;
 }
 
-/** Stores the hours or days (`tiers`) of a series' 10-minute buckets [from, to) not stored yet. */
 const storeMerges =
   (all: RollupStatements, tiers?: MergedTier[]) => (series: number, from: number, to: number) =>
     storeMergesOf(all, series, from, to, tiers);

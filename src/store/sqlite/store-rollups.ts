@@ -98,20 +98,17 @@ export function openStoreRollups(db: Database.Database, options: StoreRollupsOpt
     // In key order (chunk keys fall as series rise): rows in falling order split pages half empty.
     changed.sort((a, b) => a.bucket - b.bucket || a.key - b.key || a.series - b.series);
     let chunk: CachedRow[] = [];
-    const flushChunk = () => {
+    const startChunk = (rows: CachedRow[]) => {
       if (chunk.length > 0) writeChunk(statements.tiers['10m'], cache, chunk);
-      chunk = [];
+      chunk = rows;
     };
     for (const row of changed) {
       cache.frontier[row.tier] = Math.max(cache.frontier[row.tier], row.bucket);
       if (row.key >= 0) writeRow(statements.tiers[row.tier], row);
-      else {
-        const first = chunk[0];
-        if (first?.bucket !== row.bucket || first.key !== row.key) flushChunk();
-        chunk.push(row);
-      }
+      else if (chunk[0]?.bucket === row.bucket && chunk[0].key === row.key) chunk.push(row);
+      else startChunk([row]);
     }
-    flushChunk();
+    startChunk([]);
     changed.length = 0;
     cache.clear();
   };
