@@ -242,6 +242,26 @@ describe('sqlite history file', () => {
     await store.close();
   });
 
+  test('a new history file has 8 KiB pages; a file of 4 KiB pages keeps them', async () => {
+    const fresh = createSqlitePriceStore({ path: freshFile() });
+    await fresh.init();
+    assert.equal(fresh.db.pragma('history.page_size', { simple: true }), 8192);
+    await fresh.close();
+    const file = freshFile();
+    const old = new Database(historyPathOf(file));
+    old.exec(
+      'PRAGMA page_size = 4096; CREATE TABLE expired (tier TEXT PRIMARY KEY, bucket INTEGER)',
+    );
+    old.close();
+    const store = createSqlitePriceStore({ path: file });
+    await store.init();
+    assert.equal(store.db.pragma('history.page_size', { simple: true }), 4096);
+    await store.writeBatch(batch);
+    const [row] = await store.readRollups(SERIES.skinport, '10m', 0, T0 + DAY);
+    assert.equal(row?.ask?.prices.n, 1);
+    await store.close();
+  });
+
   test('two folders on one store fold each journal entry once', async () => {
     const file = freshFile();
     const writer = createSqlitePriceStore({ path: file });

@@ -80,7 +80,7 @@ describe('rollup chunks', () => {
     await store.init();
     const markets = ['skinport', 'csfloat', 'buff163', 'steamcommunity'] as const;
     const at = { fetchedAt: T0 + MINUTE, ingestedAt: T0 + MINUTE };
-    const items = Array.from({ length: 2000 }, (_, index) => `item-${index}`);
+    const items = Array.from({ length: 4000 }, (_, index) => `item-${index}`);
     const sides = items.flatMap((itemId) =>
       markets.map((market) => side({ market, itemId, ...at })),
     );
