@@ -9,7 +9,9 @@
  * write to a database file by its offset; pages to tables and indexes by `dbstat` on the copy.
  * Needs strace(1) and ptrace rights. DISK_PROFILE_PERIOD=1: one whole period instead, from 60 s
  * before a fold to 540 s after it (the fold, slowed by the trace, included), `write` calls
- * traced too (the journal's segment files), files that are not databases summed per name.
+ * traced too (the journal's segment files), files that are not databases summed per name. Per
+ * database file it also prints the distinct 4 KiB pages its in-place writes touched: what the
+ * kernel counts in `write_bytes` for writes of smaller pages.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
