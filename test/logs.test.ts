@@ -46,6 +46,9 @@ describe('serve logs', () => {
       'sim',
       '--backfill-days',
       '0',
+      // A small simulated universe: the logs are what this test reads, not the quotes.
+      '--sim-items',
+      '50',
       '--data',
       tempDataDir(),
     ]);
