@@ -111,6 +111,14 @@ describe('resolveServeConfig', () => {
     assert.throws(() => resolveServeConfig({ simDepthItems: '-1' }, {}), /simDepthItems/);
   });
 
+  test('the catalog cut: every item by default, from flag or environment, not negative', () => {
+    assert.equal(resolveServeConfig({}, {}).catalogItems, 0);
+    const env = { PRICING_CATALOG_ITEMS: '300' };
+    assert.equal(resolveServeConfig({}, env).catalogItems, 300);
+    assert.equal(resolveServeConfig({ catalogItems: '40' }, env).catalogItems, 40);
+    assert.throws(() => resolveServeConfig({ catalogItems: '-1' }, {}), /catalogItems/);
+  });
+
   test('the first-wave wait: 60 s by default, 0 to 600 s, flag over environment', () => {
     assert.equal(resolveServeConfig({}, {}).firstWaveWaitMs, 60_000);
     const env = { PRICING_FIRST_WAVE_WAIT_MS: '0' };

@@ -43,6 +43,8 @@ export const ServeConfigSchema = Type.Object({
   backfillDays: Type.Number({ minimum: 0, maximum: 90, default: 7 }),
   backfillItems: Type.Integer({ minimum: 0, default: 150 }),
   simItems: Type.Integer({ minimum: 0, default: 0 }),
+  /** Each game's catalog cut to its N most popular items and the docs' examples; 0: all. */
+  catalogItems: Type.Integer({ minimum: 0, default: 0 }),
   /**
    * Simulated items per fetch, besides the ten most popular and the docs' examples, that carry
    * listings and per-item depth, in rotation (src/markets/sim/world.ts; 20 when unset).
@@ -109,6 +111,7 @@ const ENV_KEYS: Record<keyof ServeConfig, string> = {
   backfillDays: 'PRICING_BACKFILL_DAYS',
   backfillItems: 'PRICING_BACKFILL_ITEMS',
   simItems: 'PRICING_SIM_ITEMS',
+  catalogItems: 'PRICING_CATALOG_ITEMS',
   simDepthItems: 'PRICING_SIM_DEPTH_ITEMS',
   firstWaveWaitMs: 'PRICING_FIRST_WAVE_WAIT_MS',
   fxFile: 'PRICING_FX_FILE',

@@ -12,7 +12,8 @@ import { startApiRole } from './boot/role-api.ts';
 import { startIngestRole } from './boot/role-ingest.ts';
 import { assertPortFree } from './boot/port-probe.ts';
 import { describeStores } from './boot/stores.ts';
-import { useCatalogCache } from './catalog/index.ts';
+import { EXAMPLE_ITEMS } from './boot/backfill.ts';
+import { useCatalogCache, useCatalogCut } from './catalog/index.ts';
 import type { Role, ServeConfig } from './config.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 
@@ -45,6 +46,7 @@ export async function startService(
     dir: config.catalogCacheDir ?? config.dataDir,
     warn: (message) => logger.warn(message),
   });
+  useCatalogCut({ items: config.catalogItems, keepNames: EXAMPLE_ITEMS });
   const { role } = config;
   if (role === 'ingest') {
     const ingest = await startIngestRole(config, clock, logger);

@@ -11,9 +11,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { fullCatalogs } from '../src/catalog/test-catalogs.ts';
+import { catalogsFrom } from '../src/catalog/catalog-data.ts';
+import { cutCatalogData } from '../src/catalog/catalog-cut.ts';
+import { fullCatalogs, fullCs2Registries } from '../src/catalog/test-catalogs.ts';
 import { manualClock } from '../src/domain/clock.ts';
-import { configuredBackfill } from '../src/boot/backfill.ts';
+import { configuredBackfill, EXAMPLE_ITEMS } from '../src/boot/backfill.ts';
 import { bandContents, lineDifferences, storedSeries } from '../src/boot/band-contents.ts';
 import { BACKFILL_JOB, runPhase, type BandPlace } from '../src/boot/band-resume.ts';
 import type { HistoryStore } from '../src/store/history-store.ts';
@@ -27,7 +29,14 @@ import {
   testSchemaName,
 } from '../src/store/postgres/test-support.ts';
 import { createSqlitePriceStore } from '../src/store/sqlite/sqlite-price-store.ts';
-import { childEnv, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import {
+  CATALOG_CUT,
+  CATALOG_CUT_ITEMS,
+  childEnv,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from './cli-helpers.ts';
 
 /**
  * A day of 30 items: six chunks of the popular band (the day × ten items each, then the band's
@@ -40,6 +49,7 @@ const BAND = { seed: 11, backfillDays: 1, backfillItems: 30, fxFile: null, sourc
  * without waiting for the first polling wave (up to 30 s of the markets' start jitter per boot).
  */
 const ARGS = [
+  ...CATALOG_CUT,
   '--first-wave-wait-ms',
   '0',
   '--sim-items',
@@ -115,10 +125,18 @@ const parsePlace = (state: string | undefined) =>
 
 let catalogs: ReturnType<typeof fullCatalogs> | null = null;
 
+/** The catalogs the servers run on (`CATALOG_CUT`). */
+function cutCatalogs(): ReturnType<typeof fullCatalogs> {
+  const full = fullCatalogs();
+  const items = { cs2: [...full.cs2.items], rust: [...full.rust.items] };
+  const cut = { items: CATALOG_CUT_ITEMS, keepNames: EXAMPLE_ITEMS };
+  return catalogsFrom(cutCatalogData({ items, cs2Registries: fullCs2Registries() }, cut));
+}
+
 /** The uninterrupted band ending at `toMs` in a fresh store; the popular phase's chunks. */
 async function referenceRun(stores: Stores, toMs: number): Promise<number> {
   const clock = manualClock(toMs + 60 * 60_000);
-  catalogs ??= fullCatalogs();
+  catalogs ??= cutCatalogs();
   const options = await configuredBackfill(BAND, {
     catalogs,
     book: { apply: () => {} },

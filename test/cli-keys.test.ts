@@ -12,6 +12,7 @@ import { Agent, request } from 'undici';
 import { PLAN_QUOTAS } from '../src/domain/plans.ts';
 import {
   BIN,
+  CATALOG_CUT,
   childEnv,
   runInProcess,
   startServer,
@@ -174,7 +175,7 @@ describe('a server behind TRUST_PROXY=10.0.0.0/8, reached directly from 127.0.0.
     key = created.stdout.trim().split('\n').at(-1)!;
     const open = await run('keys', 'create', '--account', 'ent');
     openKey = open.stdout.trim().split('\n').at(-1)!;
-    server = await startServer(['--source', 'none', '--data', dir], {
+    server = await startServer(['--source', 'none', ...CATALOG_CUT, '--data', dir], {
       env: childEnv({ TRUST_PROXY: '10.0.0.0/8' }),
     });
   });

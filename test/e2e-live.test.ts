@@ -15,7 +15,13 @@ import type { MarketId } from '../src/domain/markets.ts';
 import { LIVE_CONNECTORS } from '../src/markets/connectors.ts';
 import { servedFixtures } from '../src/markets/testing/fixtures.ts';
 import { startStandInSet, type StandInSet } from '../src/markets/testing/stand-in-set.ts';
-import { childEnv, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import {
+  CATALOG_CUT,
+  childEnv,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from './cli-helpers.ts';
 
 const NO_ANSWER = ['network', 'circuit_open', 'budget'];
 
@@ -92,9 +98,12 @@ describe('end to end: --source live', { concurrency: true }, () => {
       file.markets.marketcsgo.timeoutSeconds = 2;
       writeFileSync(marketsFile, JSON.stringify(file));
       writeFileSync(offsetFile, String(offset));
-      server = await startServer(['--source', 'live', '--markets', marketsFile, '--data', dir], {
-        env: childEnv({ ...CREDENTIALS, PRICING_CLOCK_OFFSET_FILE: offsetFile }),
-      });
+      server = await startServer(
+        ['--source', 'live', '--markets', marketsFile, ...CATALOG_CUT, '--data', dir],
+        {
+          env: childEnv({ ...CREDENTIALS, PRICING_CLOCK_OFFSET_FILE: offsetFile }),
+        },
+      );
       key = readFileSync(join(dir, 'demo-key.txt'), 'utf8').trim();
     });
     after(async () => {
@@ -224,7 +233,15 @@ describe('end to end: --source live', { concurrency: true }, () => {
       );
       const file = join(dir, 'markets.json');
       writeFileSync(file, JSON.stringify({ markets, fx: { url: `${deadUrl}/rates.xml` } }));
-      server = await startServer(['--source', 'live', '--markets', file, '--data', dir]);
+      server = await startServer([
+        '--source',
+        'live',
+        '--markets',
+        file,
+        ...CATALOG_CUT,
+        '--data',
+        dir,
+      ]);
     });
     after(async () => {
       await server?.stop('SIGKILL');

@@ -2,10 +2,10 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import { CATALOG_CUT, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
 
 /** Live polls only: the backfill and its kill are test/backfill-resume.test.ts's. */
-const SIM_ARGS = ['--source', 'sim', '--backfill-days', '0', '--sim-items', '100'];
+const SIM_ARGS = ['--source', 'sim', '--backfill-days', '0', '--sim-items', '100', ...CATALOG_CUT];
 
 async function getJson(server: RunningServer, key: string, path: string) {
   const response = await fetch(`${server.baseUrl}${path}`, {
@@ -56,7 +56,7 @@ describe('end to end: the simulator feeds both games; a kill -9 loses nothing co
     const path = `/v1/pricing/${encodeURIComponent(cs2.name)}`;
     const before = await getJson(server, key, path);
     await server.stop('SIGKILL');
-    server = await startServer(['--source', 'none', '--data', dir]);
+    server = await startServer(['--source', 'none', ...CATALOG_CUT, '--data', dir]);
     const afterRestart = await getJson(server, key, path);
     for (const quote of before.markets) {
       const restored = afterRestart.markets.find(

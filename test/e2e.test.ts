@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  CATALOG_CUT,
   runCli,
   runInProcess,
   startServer,
@@ -103,7 +104,7 @@ describe('end to end: the real CLI on a temp data dir', () => {
     assert.match(imported.stdout + imported.stderr, /line 4/);
     assert.match(imported.stdout + imported.stderr, /line 6/);
 
-    server = await startServer(['--source', 'none', '--data', dir]);
+    server = await startServer(['--source', 'none', ...CATALOG_CUT, '--data', dir]);
     demoKey = readFileSync(join(dir, 'demo-key.txt'), 'utf8').trim();
   });
 

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import { CATALOG_CUT, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
 
 function jsonLines(output: string): { msg?: string; reqId?: string; level?: number }[] {
   return output
@@ -49,6 +49,7 @@ describe('serve logs', () => {
       // A small simulated universe: the logs are what this test reads, not the quotes.
       '--sim-items',
       '50',
+      ...CATALOG_CUT,
       '--data',
       tempDataDir(),
     ]);
@@ -73,7 +74,7 @@ describe('serve logs', () => {
   });
 
   test('--access-log: exactly one info line per request, with its request id', async () => {
-    const args = ['--source', 'none', '--access-log', '--data', tempDataDir()];
+    const args = ['--source', 'none', '--access-log', ...CATALOG_CUT, '--data', tempDataDir()];
     const server = await startServer(args);
     try {
       const ids = await requestIds(server, 3);

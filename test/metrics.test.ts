@@ -20,6 +20,7 @@ import { startStandInSet, type StandInSet } from '../src/markets/testing/stand-i
 import { parseSamples, total, type Sample } from '../src/metrics/test-support.ts';
 import { adminQuery, dropSchema } from '../src/store/postgres/test-support.ts';
 import {
+  CATALOG_CUT,
   childEnv,
   runInProcess,
   startServer,
@@ -211,12 +212,28 @@ describe('metrics end to end', { concurrency: true }, () => {
         PRICING_REDIS_PREFIX: prefix,
         PRICING_METRICS_TOKEN: TOKEN,
       });
-      const ingestArgs = ['--role', 'ingest', '--sim-items', '100', '--backfill-days', '0'];
+      const ingestArgs = [
+        '--role',
+        'ingest',
+        '--sim-items',
+        '100',
+        '--backfill-days',
+        '0',
+        ...CATALOG_CUT,
+      ];
       ingest = await startServer([...ingestArgs, '--data', tempDataDir(), '--metrics-port', '0'], {
         env,
         ready: /ingest running as/,
       });
-      const apiArgs = ['--role', 'api', '--data', tempDataDir(), '--metrics-port', '0'];
+      const apiArgs = [
+        '--role',
+        'api',
+        ...CATALOG_CUT,
+        '--data',
+        tempDataDir(),
+        '--metrics-port',
+        '0',
+      ];
       api = await startServer(apiArgs, { env });
     });
     after(async () => {

@@ -14,6 +14,7 @@ import { adminQuery, dropSchema } from '../src/store/postgres/test-support.ts';
 import { deleteKeys } from '../src/events/redis-test-support.ts';
 import { OUTAGE_MESSAGE } from '../src/access/resilient-rate-limiter.ts';
 import {
+  CATALOG_CUT,
   childEnv,
   runInProcess,
   startServer,
@@ -112,6 +113,7 @@ describe(
       '200',
       '--backfill-days',
       '0',
+      ...CATALOG_CUT,
     ];
     /** Hang guards: three boots at once took over 240 s at load average 50. */
     const ingestReady = { env, ready: /ingest running as/, timeoutMs: START_GIVE_UP_MS };
@@ -164,8 +166,8 @@ describe(
       ingestA = await start([...ingestArgs, '--data', tempDataDir()], ingestReady);
       const started = await Promise.all([
         start([...ingestArgs, '--data', tempDataDir()], ingestReady),
-        start(['--role', 'api', '--data', tempDataDir()], apiReady),
-        start(['--role', 'api', '--data', tempDataDir()], apiReady),
+        start(['--role', 'api', ...CATALOG_CUT, '--data', tempDataDir()], apiReady),
+        start(['--role', 'api', ...CATALOG_CUT, '--data', tempDataDir()], apiReady),
       ]);
       [ingestB] = started;
       apis = started.slice(1);

@@ -14,7 +14,7 @@ import { MINUTE } from '../src/domain/clock.ts';
 import type { MarketId } from '../src/domain/markets.ts';
 import { servedFixtures } from '../src/markets/testing/fixtures.ts';
 import { startStandInSet, type StandInSet } from '../src/markets/testing/stand-in-set.ts';
-import { childEnv, runInProcess, startServer, tempDataDir } from './cli-helpers.ts';
+import { CATALOG_CUT, childEnv, runInProcess, startServer, tempDataDir } from './cli-helpers.ts';
 
 const MARKETS: MarketId[] = ['csdeals', 'skinport', 'csfloat', 'waxpeer'];
 const SECRETS = {
@@ -51,7 +51,7 @@ function withoutOwnTimes(value: unknown): unknown {
 }
 
 async function answers(dataDir: string, env: NodeJS.ProcessEnv): Promise<unknown[]> {
-  const server = await startServer(['--source', 'none', '--data', dataDir], {
+  const server = await startServer(['--source', 'none', ...CATALOG_CUT, '--data', dataDir], {
     env,
     timeoutMs: START_GIVE_UP_MS,
   });
@@ -90,7 +90,17 @@ describe('serve --record, then replay into a fresh data dir', () => {
     writeFileSync(offsetFile, String(latest + 10 * MINUTE - Date.now()));
     env = childEnv({ ...SECRETS, PRICING_CLOCK_OFFSET_FILE: offsetFile });
     const server = await startServer(
-      ['--source', 'live', '--markets', marketsFile, '--data', liveData, '--record', recording],
+      [
+        '--source',
+        'live',
+        '--markets',
+        marketsFile,
+        ...CATALOG_CUT,
+        '--data',
+        liveData,
+        '--record',
+        recording,
+      ],
       { env, timeoutMs: START_GIVE_UP_MS },
     );
     try {

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import { CATALOG_CUT, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
 import { ShapeChecker, type Mismatch, type TypeTable } from './sdk-contract/shape.ts';
 import { OWNER, startInventoryStandIn, type StandIn } from '../src/inventory/test-fixtures.ts';
 
@@ -44,7 +44,15 @@ const DIFFERENCES = read<{ types: TypeTable['types']; differences: Difference[] 
 );
 const CONVENTIONS = join(import.meta.dirname, '..', 'docs', 'api', 'conventions.md');
 
-const SIM_ARGS = ['--source', 'sim', '--backfill-days', '0.5', '--backfill-items', '40'];
+const SIM_ARGS = [
+  '--source',
+  'sim',
+  '--backfill-days',
+  '0.5',
+  '--backfill-items',
+  '40',
+  ...CATALOG_CUT,
+];
 const ITEM = 'AK-47 | Redline (Field-Tested)';
 const DOPPLER = '★ Karambit | Doppler (Factory New)';
 const MARKETS = ['buff163', 'csfloat', 'skinport', 'dmarket'];

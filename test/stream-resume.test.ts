@@ -19,6 +19,7 @@ import { openSse, type SseClient, type SseMessage } from '../src/http/stream/sse
 import { adminQuery, dropSchema } from '../src/store/postgres/test-support.ts';
 import { deleteKeys } from '../src/events/redis-test-support.ts';
 import {
+  CATALOG_CUT,
   childEnv,
   runInProcess,
   startServer,
@@ -100,8 +101,8 @@ describe('a stream resumes on another API process (PostgreSQL + Redis)', needsBo
   before(async () => {
     await adminQuery(`CREATE SCHEMA ${SCHEMA}`);
     apis = await Promise.all([
-      startServer(['--role', 'api', '--data', tempDataDir()], { env }),
-      startServer(['--role', 'api', '--data', tempDataDir()], { env }),
+      startServer(['--role', 'api', ...CATALOG_CUT, '--data', tempDataDir()], { env }),
+      startServer(['--role', 'api', ...CATALOG_CUT, '--data', tempDataDir()], { env }),
     ]);
     await cli('accounts', 'create', 'streams', '--plan', 'enterprise');
     key = (await cli('keys', 'create', '--account', 'streams')).at(-1)!;

@@ -18,7 +18,7 @@ import {
   startInventoryStandIn,
   type StandIn,
 } from '../src/inventory/test-fixtures.ts';
-import { startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import { CATALOG_CUT, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
 import {
   launchChromium,
   openPage,
@@ -27,6 +27,7 @@ import {
 } from './terminal-browser-support.ts';
 
 const SIM_ARGS = [
+  ...CATALOG_CUT,
   '--source',
   'sim',
   '--backfill-days',

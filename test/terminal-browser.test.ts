@@ -14,7 +14,13 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { childEnv, startServer, tempDataDir, type RunningServer } from './cli-helpers.ts';
+import {
+  CATALOG_CUT,
+  childEnv,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from './cli-helpers.ts';
 import { bucketItem, checkBucketsPanel } from './terminal-browser-buckets.ts';
 import {
   eventually,
@@ -32,6 +38,7 @@ const MINUTE = 60_000;
 // items has listings on every fetch (the ten most popular and 190 more), so the Dopplers' phases
 // come with a crawling market's first poll, not when its rotating slice reaches one.
 const SIM_ARGS = [
+  ...CATALOG_CUT,
   '--first-wave-wait-ms',
   '0',
   '--sim-depth-items',

@@ -16,6 +16,7 @@ export {
   loadCs2Registries,
   prefetchCatalogs,
   useCatalogCache,
+  useCatalogCut,
 } from './load-catalogs.ts';
 export { catalogsFrom } from './catalog-data.ts';
 export type { CatalogData } from './catalog-data.ts';

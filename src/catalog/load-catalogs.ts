@@ -4,10 +4,12 @@
  * both are built on a short-lived thread (./build-in-worker.ts) so that this process never
  * imports the item-data package. With a cache directory (`useCatalogCache`), a boot whose
  * catalog sources did not change reads the built data from disk instead (./catalog-cache.ts).
+ * With a cut (`useCatalogCut`), the loaded catalogs hold only its items (./catalog-cut.ts).
  */
 import type { Game } from '../domain/games.ts';
 import { startCatalogBuild, type PendingCatalogBuild } from './build-in-worker.ts';
 import { cachedCatalogBuild, catalogCacheKey } from './catalog-cache.ts';
+import { cutCatalogData, type CatalogCut } from './catalog-cut.ts';
 import { catalogsFrom, type CatalogData } from './catalog-data.ts';
 import type { SluggedCatalog } from './create-catalog.ts';
 import type { Cs2Registries } from './cs2/build-cs2.ts';
@@ -25,10 +27,19 @@ interface CacheSettings {
 let loaded: Loaded | undefined;
 let pending: PendingCatalogBuild | undefined;
 let cacheSettings: CacheSettings | undefined;
+let cut: CatalogCut = { items: 0, keepNames: [] };
 
 /** Later loads of this process read and write the built catalogs in `settings.dir`. */
 export function useCatalogCache(settings: CacheSettings): void {
   cacheSettings = settings;
+}
+
+/** Later loads of this process keep only the cut's items (`items` 0: every item). */
+export function useCatalogCut(settings: CatalogCut): void {
+  if (loaded && settings.items !== cut.items) {
+    throw new Error('the catalogs of this thread are already loaded with another cut');
+  }
+  cut = settings;
 }
 
 function startLoad(): PendingCatalogBuild {
@@ -48,7 +59,7 @@ function load(): Loaded {
   if (loaded) return loaded;
   const build = pending ?? startLoad();
   pending = undefined;
-  const data = build.wait();
+  const data = cutCatalogData(build.wait(), cut);
   loaded = { catalogs: catalogsFrom(data), cs2Registries: data.cs2Registries };
   return loaded;
 }
