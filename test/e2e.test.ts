@@ -13,12 +13,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CATALOG_CUT,
+  CATALOG_CUT_ITEMS,
   runCli,
   runInProcess,
   startServer,
   tempDataDir,
   type RunningServer,
 } from './cli-helpers.ts';
+import { EXAMPLE_ITEMS } from '../src/boot/backfill.ts';
 
 const ITEM = 'AK-47 | Redline (Field-Tested)';
 
@@ -121,6 +123,19 @@ describe('end to end: the real CLI on a temp data dir', () => {
 
   test('a demo key was written on first start', () => {
     assert.match(demoKey, /^sk_live_/);
+  });
+
+  test('--catalog-items: the schema is the cut catalog, with the docs’ examples in it', async () => {
+    const response = await fetch(`${server.baseUrl}/v1/schema`, {
+      headers: { Authorization: `ApiKey ${demoKey}` },
+    });
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { itemCount: number; items: Record<string, unknown> };
+    const count = body.itemCount;
+    assert.ok(count >= CATALOG_CUT_ITEMS && count < CATALOG_CUT_ITEMS + 100, `${count} items`);
+    for (const name of EXAMPLE_ITEMS.filter((example) => example !== 'Tempered AK47')) {
+      assert.ok(name in body.items, name);
+    }
   });
 
   test('imported quotes are served over HTTP, with auth and quota headers', async () => {
