@@ -11,9 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { catalogsFrom } from '../src/catalog/catalog-data.ts';
-import { cutCatalogData } from '../src/catalog/catalog-cut.ts';
-import { fullCatalogs, fullCs2Registries } from '../src/catalog/test-catalogs.ts';
+import { cutTestCatalogs } from '../src/catalog/test-catalogs.ts';
 import { manualClock } from '../src/domain/clock.ts';
 import { configuredBackfill, EXAMPLE_ITEMS } from '../src/boot/backfill.ts';
 import { bandContents, lineDifferences, storedSeries } from '../src/boot/band-contents.ts';
@@ -123,20 +121,13 @@ function fromOutput<T>(
 const parsePlace = (state: string | undefined) =>
   state === undefined ? null : (JSON.parse(state) as BandPlace);
 
-let catalogs: ReturnType<typeof fullCatalogs> | null = null;
-
 /** The catalogs the servers run on (`CATALOG_CUT`). */
-function cutCatalogs(): ReturnType<typeof fullCatalogs> {
-  const full = fullCatalogs();
-  const items = { cs2: [...full.cs2.items], rust: [...full.rust.items] };
-  const cut = { items: CATALOG_CUT_ITEMS, keepNames: EXAMPLE_ITEMS };
-  return catalogsFrom(cutCatalogData({ items, cs2Registries: fullCs2Registries() }, cut));
-}
+let catalogs: ReturnType<typeof cutTestCatalogs> | null = null;
 
 /** The uninterrupted band ending at `toMs` in a fresh store; the popular phase's chunks. */
 async function referenceRun(stores: Stores, toMs: number): Promise<number> {
   const clock = manualClock(toMs + 60 * 60_000);
-  catalogs ??= cutCatalogs();
+  catalogs ??= cutTestCatalogs({ items: CATALOG_CUT_ITEMS, keepNames: EXAMPLE_ITEMS });
   const options = await configuredBackfill(BAND, {
     catalogs,
     book: { apply: () => {} },

@@ -110,7 +110,7 @@ describe(
       '--lease-ms',
       String(LEASE_MS),
       '--sim-items',
-      '200',
+      '50',
       '--backfill-days',
       '0',
       ...CATALOG_CUT,
@@ -245,7 +245,10 @@ describe(
         item: ITEM,
         side: 'ask',
         currency: 'USD',
-        fetchedAt: new Date(Date.now() - 1000).toISOString(),
+        // Two minutes ahead (inside the 5-minute tolerance for clocks): the simulated csfloat
+        // lists the docs' examples on every poll, and a poll landing before both API processes
+        // showed the import replaced it with a newer quote (a run failed so, beside other work).
+        fetchedAt: new Date(Date.now() + 2 * 60_000).toISOString(),
         levels: [{ price: 987_654, quantity: 1, orders: 1 }],
         listingCount: 1,
       };

@@ -1,13 +1,13 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fullCatalogs } from '../catalog/test-catalogs.ts';
+import { cutTestCatalogs } from '../catalog/test-catalogs.ts';
 import { HOUR, manualClock } from '../domain/clock.ts';
 import type { IngestBatch } from '../domain/quote.ts';
 import {
   createSqlitePriceStore,
   type SqlitePriceStore,
 } from '../store/sqlite/sqlite-price-store.ts';
-import { configuredBackfill, type BackfillOptions } from './backfill.ts';
+import { configuredBackfill, EXAMPLE_ITEMS, type BackfillOptions } from './backfill.ts';
 import { bandContents, storedSeries } from './band-contents.ts';
 import {
   BACKFILL_JOB,
@@ -26,7 +26,8 @@ const config = {
   fxFile: null,
   source: 'sim' as const,
 };
-const catalogs = fullCatalogs();
+/** A cut catalog (a server's `--catalog-items 300`): the band's chunks are the same on any. */
+const catalogs = cutTestCatalogs({ items: 300, keepNames: EXAMPLE_ITEMS });
 /**
  * Two-hour steps: the chunks are the same (a day's window × ten items, then the last step), at
  * half the observations of the hourly steps a server uses (test/backfill-resume.test.ts).

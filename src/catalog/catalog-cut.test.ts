@@ -10,22 +10,22 @@ const DOPPLER = '★ Karambit | Doppler (Factory New)';
 const REDLINE = 'AK-47 | Redline (Field-Tested)';
 const popularity = (item: CatalogItem) => item.popularity ?? 0;
 const categories = new Set(cs2.map((item) => item.category));
+/** Each category's items, Doppler bases and phases aside (they come in with one another). */
+const ranked = [...categories].map((category) =>
+  cs2.filter((item) => item.category === category && !item.variantOf && !item.variants),
+);
 
-/**
- * Per category: no item left out is more popular than one kept (ties may go either way). A
- * Doppler's base and phases come in with one another, whatever their rank, so they are left aside.
- */
+/** Per category: no item left out is more popular than one kept (ties may go either way). */
 function assertMostPopularPerCategory(kept: readonly CatalogItem[]): void {
   const keptIds = new Set(kept.map((item) => item.id));
-  for (const category of categories) {
-    const inCategory = cs2.filter(
-      (item) => item.category === category && !item.variantOf && !item.variants,
-    );
-    const chosen = inCategory.filter((item) => keptIds.has(item.id));
-    if (chosen.length === 0) continue;
-    const least = Math.min(...chosen.map(popularity));
-    const passedOver = inCategory.filter((item) => !keptIds.has(item.id));
-    for (const item of passedOver) assert.ok(popularity(item) <= least, item.marketHashName);
+  for (const inCategory of ranked) {
+    let least = Infinity;
+    let mostPassedOver = -Infinity;
+    for (const item of inCategory) {
+      if (keptIds.has(item.id)) least = Math.min(least, popularity(item));
+      else mostPassedOver = Math.max(mostPassedOver, popularity(item));
+    }
+    if (least !== Infinity) assert.ok(mostPassedOver <= least, `${inCategory[0]!.category}`);
   }
 }
 
@@ -69,7 +69,7 @@ describe('catalog cut', () => {
           [...order].sort((a, b) => a - b),
         );
       }),
-      { numRuns: 25 },
+      { numRuns: 10 },
     );
   });
 

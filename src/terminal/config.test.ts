@@ -6,7 +6,12 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, resolveServeConfig } from '../config.ts';
-import { startServer, tempDataDir, type RunningServer } from '../../test/cli-helpers.ts';
+import {
+  CATALOG_CUT,
+  startServer,
+  tempDataDir,
+  type RunningServer,
+} from '../../test/cli-helpers.ts';
 import { DEFAULT_TERMINAL_PER_MINUTE } from './limit.ts';
 
 describe('terminal settings', () => {
@@ -34,7 +39,14 @@ describe('terminal settings', () => {
 
     test('no page and no terminal routes; health still answers', async () => {
       const dir = tempDataDir();
-      server = await startServer(['--source', 'none', '--no-terminal', '--data', dir]);
+      server = await startServer([
+        '--source',
+        'none',
+        '--no-terminal',
+        ...CATALOG_CUT,
+        '--data',
+        dir,
+      ]);
       assert.equal((await fetch(`${server.baseUrl}/`)).status, 404);
       const search = await fetch(`${server.baseUrl}/terminal/api/search?game=cs2&q=ak`);
       assert.equal(search.status, 404);
