@@ -37,17 +37,12 @@ function mostPopularIds(items: readonly CatalogItem[], count: number): Set<strin
   return kept;
 }
 
+/** A Doppler phase's family is its base; any other item is a family of its own. */
+const familyOf = (item: CatalogItem) => item.variantOf ?? item.id;
+
 function withDopplerRelatives(items: readonly CatalogItem[], kept: Set<string>): Set<string> {
-  const bases = new Set<string>();
-  for (const item of items) {
-    if (!kept.has(item.id)) continue;
-    bases.add(item.variantOf ?? item.id);
-  }
-  const closed = new Set(kept);
-  for (const item of items) {
-    if (bases.has(item.id) || (item.variantOf && bases.has(item.variantOf))) closed.add(item.id);
-  }
-  return closed;
+  const families = new Set(items.filter((item) => kept.has(item.id)).map(familyOf));
+  return new Set(items.filter((item) => families.has(familyOf(item))).map((item) => item.id));
 }
 
 export function cutItems(items: readonly CatalogItem[], cut: CatalogCut): CatalogItem[] {
