@@ -43,7 +43,7 @@ export const ServeConfigSchema = Type.Object({
   backfillDays: Type.Number({ minimum: 0, maximum: 90, default: 7 }),
   backfillItems: Type.Integer({ minimum: 0, default: 150 }),
   simItems: Type.Integer({ minimum: 0, default: 0 }),
-  /** Each game's catalog cut to its N most popular items and the docs' examples; 0: all. */
+  /** Each game's catalog cut to N items, every category's most popular in turn (0: all). */
   catalogItems: Type.Integer({ minimum: 0, default: 0 }),
   /**
    * Simulated items per fetch, besides the ten most popular and the docs' examples, that carry
